@@ -1,0 +1,89 @@
+"""jaxjudge's grading engine: problem notebooks, a trusted harness, sandboxed submissions.
+
+The public API for test authors and for the web app. Hidden tests use the fixtures
+``submission`` and ``reference`` (provided by the harness's pytest plugin), the strategies
+and the assertions below. This package never imports Django.
+
+Names are imported on first use, so that ``python -m grader`` can start a sandbox (which
+imports JAX on its side) before this process pays for importing JAX itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.assertions import (
+        assert_compiled_ahead_of_time,
+        assert_rejects,
+        assert_same_array,
+        assert_same_value,
+        describe,
+    )
+    from grader.harness import grade_submission, load_reference
+    from grader.problem import Problem, ProblemError, all_problems, load_problem
+    from grader.proxy import (
+        CallRecord,
+        JaxEvents,
+        PortableFunction,
+        RaisedBySubmission,
+        RemoteHandle,
+        SubmissionProxy,
+    )
+    from grader.report import Report, TestResult
+    from grader.source import SubmissionInputError, SubmissionSource, read_submission, source_from_text
+    from grader.strategies import JnpProgram, arrays, dtypes_other_than, jnp_programs, shapes_other_than
+    from grader.verdicts import Verdict
+
+_LOCATIONS = {
+    "grader.assertions": ("assert_compiled_ahead_of_time", "assert_rejects", "assert_same_array", "assert_same_value", "describe"),
+    "grader.harness": ("grade_submission", "load_reference"),
+    "grader.problem": ("Problem", "ProblemError", "all_problems", "load_problem"),
+    "grader.proxy": ("CallRecord", "JaxEvents", "PortableFunction", "RaisedBySubmission", "RemoteHandle", "SubmissionProxy"),
+    "grader.report": ("Report", "TestResult"),
+    "grader.source": ("SubmissionInputError", "SubmissionSource", "read_submission", "source_from_text"),
+    "grader.strategies": ("JnpProgram", "arrays", "dtypes_other_than", "jnp_programs", "shapes_other_than"),
+    "grader.verdicts": ("Verdict",),
+}
+_MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'grader' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = [
+    "CallRecord",
+    "JaxEvents",
+    "JnpProgram",
+    "PortableFunction",
+    "Problem",
+    "ProblemError",
+    "RaisedBySubmission",
+    "RemoteHandle",
+    "Report",
+    "SubmissionInputError",
+    "SubmissionProxy",
+    "SubmissionSource",
+    "TestResult",
+    "Verdict",
+    "all_problems",
+    "arrays",
+    "assert_compiled_ahead_of_time",
+    "assert_rejects",
+    "assert_same_array",
+    "assert_same_value",
+    "describe",
+    "dtypes_other_than",
+    "grade_submission",
+    "jnp_programs",
+    "load_problem",
+    "load_reference",
+    "read_submission",
+    "shapes_other_than",
+    "source_from_text",
+]

@@ -1,0 +1,84 @@
+"""``python -m grader``: grade a submission, validate problems, show a problem.
+
+Exit codes: 0 accepted (or all problems valid), 1 not accepted (or a problem invalid),
+2 usage or input error. Input errors print one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.problem import ProblemError, load_problem
+from grader.source import SubmissionInputError, read_submission
+from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
+from sandbox.session import SandboxSession
+
+EXIT_ACCEPTED, EXIT_NOT_ACCEPTED, EXIT_USAGE = 0, 1, 2
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(prog="python -m grader", description="jaxjudge's grading engine")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
+
+    grade = commands.add_parser("grade", help="grade a submission (.py or .ipynb) against a problem")
+    grade.add_argument("--problem", required=True, help="problem slug, or a path to a problem notebook")
+    grade.add_argument("file", help="the submission: a .py file or a notebook")
+    grade.add_argument("--visible-only", action="store_true", help="run only the visible tests")
+    grade.add_argument("--json", metavar="OUT", help="write the report as JSON ('-' for stdout)")
+    grade.add_argument("--junit-xml", metavar="OUT", help="write the report as JUnit XML")
+    grade.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
+
+    validate = commands.add_parser("validate", help="check that references pass and wrong solutions fail")
+    validate.add_argument("problems", nargs="*", help="problem slugs or notebooks (default: all)")
+    validate.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
+
+    show = commands.add_parser("show", help="print the student's view of a problem as Markdown")
+    show.add_argument("problem", help="problem slug or notebook path")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "grade":
+            return grade(args)
+        if args.command == "validate":
+            from grader.validate import validate_problems
+
+            return EXIT_ACCEPTED if validate_problems(args.problems, backend_name=args.backend) else EXIT_NOT_ACCEPTED
+        print(load_problem(args.problem).student_markdown(), end="")
+        return EXIT_ACCEPTED
+    except (ProblemError, SubmissionInputError, BackendUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def grade(args: argparse.Namespace) -> int:
+    problem = load_problem(args.problem)
+    source = read_submission(args.file)
+    # Start the sandbox first: it imports JAX on its side while this process does the same.
+    session = SandboxSession(get_backend(args.backend), problem.sandbox_limits())
+    from grader.harness import grade_submission
+
+    report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
+    print(report.summary())
+    if report.verdict == "syntax_error":
+        print(f"error: {report.message}", file=sys.stderr)
+    if args.json == "-":
+        print(report.to_json())
+    elif args.json:
+        Path(args.json).write_text(report.to_json() + "\n")
+    if args.junit_xml:
+        Path(args.junit_xml).write_text(report.to_junit_xml() + "\n")
+    return EXIT_ACCEPTED if report.accepted else EXIT_NOT_ACCEPTED

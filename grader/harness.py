@@ -1,0 +1,178 @@
+"""The trusted harness: grade one submission of one problem.
+
+The harness holds everything secret (the hidden tests, the reference solution, every
+expected value) and runs the tests here, with pytest and hypothesis. The submission runs in
+a fresh sandbox that receives its source and the inputs of each call, nothing else. The
+verdict is decided here, from what the harness observed.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import tempfile
+import time
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import hypothesis
+import pytest
+
+from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
+from grader.problem import Problem
+from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
+from grader.report import Report
+from grader.source import SubmissionSource
+from grader.verdicts import Verdict, worst
+from sandbox.backends import Backend, SandboxLimits, get_backend
+from sandbox.session import SandboxError, SandboxSession, SandboxTimeout
+
+VISIBLE_TESTS_FILE = "test_visible.py"
+
+
+class ReferenceSolutionError(Exception):
+    """The problem's reference solution is missing or broken (an instructor's mistake)."""
+
+
+def load_reference(problem: Problem) -> types.ModuleType:
+    """Import the problem's reference solution into the harness (it is trusted)."""
+    path = problem.reference_solution
+    if not path.is_file():
+        raise ReferenceSolutionError(f"{problem.slug}: no reference solution at {path}")
+    spec = importlib.util.spec_from_file_location(f"jaxjudge_reference_{problem.slug}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def grade_submission(
+    problem: Problem,
+    source: SubmissionSource,
+    *,
+    include_hidden: bool = True,
+    backend: Backend | None = None,
+    limits: SandboxLimits | None = None,
+    session: SandboxSession | None = None,
+) -> Report:
+    """Grade ``source`` against the problem's visible tests and, unless told not to, hidden ones.
+
+    ``session`` is a sandbox already started for this submission (it is closed afterwards);
+    without one, a new sandbox is started with ``backend`` and ``limits``.
+    """
+    started = time.perf_counter()
+    report = Report(problem=problem.slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=problem.points)
+    try:
+        ast.parse(source.text, filename=source.filename)
+    except SyntaxError as exc:
+        if session is not None:
+            session.close()
+        report.verdict = Verdict.SYNTAX_ERROR
+        report.message = f"syntax error in {source.filename}, line {exc.lineno}: {exc.msg}"
+    else:
+        session = session or SandboxSession(backend or get_backend(), limits or problem.sandbox_limits())
+        with session:
+            _grade_in_session(problem, source, session, include_hidden, report)
+            report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
+            report.sandbox = dict(session.info)
+    report.duration_s = time.perf_counter() - started
+    return report
+
+
+def _grade_in_session(
+    problem: Problem, source: SubmissionSource, session: SandboxSession, include_hidden: bool, report: Report
+) -> None:
+    reference = load_reference(problem)
+    try:
+        reply_op, reply = session.request("load", source=source.text, filename=source.filename)
+    except SandboxTimeout:
+        report.verdict, report.message = Verdict.TIME_LIMIT_EXCEEDED, "loading your code took longer than the time limit"
+        return
+    except SandboxError as exc:
+        report.verdict, report.message = Verdict.RUNTIME_ERROR, f"loading your code failed: {exc}"
+        return
+    if reply_op != "ok":
+        error = submission_exception(
+            str(reply.get("type", "")), str(reply.get("builtin", "")), str(reply.get("message", "")), str(reply.get("traceback", ""))
+        )
+        verdict, message = explain_failure(error)
+        report.verdict, report.message = verdict, f"while loading: {message}"
+        return
+    names = reply.get("names")
+    proxy = SubmissionProxy(
+        session, [n for n in names if isinstance(n, str)] if isinstance(names, list) else [], JaxEvents.from_wire(reply.get("events"))
+    )
+    plugin = run_tests(problem, proxy, reference, include_hidden=include_hidden)
+    if plugin.collection_errors:
+        report.verdict, report.message = Verdict.INTERNAL_ERROR, "the problem's tests could not be collected"
+        return
+    report.tests = plugin.results
+    _score(problem, report)
+
+
+def _score(problem: Problem, report: Report) -> None:
+    total_weight = sum(test.max_points for test in report.tests)
+    if not report.tests or total_weight <= 0:
+        report.verdict, report.message = Verdict.INTERNAL_ERROR, "the problem has no tests"
+        return
+    for test in report.tests:
+        share = problem.points * test.max_points / total_weight
+        test.max_points = round(share, 4)
+        test.points = test.max_points if test.outcome == "passed" else 0.0
+    report.score = round(sum(test.points for test in report.tests), 4)
+    report.verdict = worst({test.verdict for test in report.tests if test.outcome != "passed"})
+    failed = [test.name for test in report.tests if test.outcome != "passed"]
+    if failed:
+        report.message = f"{len(failed)} of {len(report.tests)} tests failed: {', '.join(failed)}"
+
+
+def run_tests(problem: Problem, proxy: SubmissionProxy, reference: types.ModuleType, *, include_hidden: bool) -> GradingPlugin:
+    """Run the problem's tests with pytest in this process; the plugin holds the results."""
+    plugin = GradingPlugin(proxy, reference)
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
+        folder = Path(directory)
+        (folder / "pytest.ini").write_text("[pytest]\n")
+        files = []
+        if problem.visible_tests:
+            files.append(_write(folder / VISIBLE_TESTS_FILE, problem.visible_tests))
+        if include_hidden:
+            files.append(_write(folder / HIDDEN_TESTS_FILE, problem.hidden_tests))
+        args = [
+            *files,
+            "-c", str(folder / "pytest.ini"),
+            "--rootdir", directory,
+            "--import-mode=importlib",
+            "-p", "no:cacheprovider",
+            "-p", "no:terminal",
+            "-p", "no:warnings",
+            "--hypothesis-profile", "jaxjudge-grading",
+        ]  # fmt: skip
+        pytest.main(args, plugins=[plugin])
+    return plugin
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text + "\n")
+    return str(path)
+
+
+@contextlib.contextmanager
+def _hypothesis_profile(problem: Problem) -> Iterator[None]:
+    """Deterministic grading: the same submission always meets the same examples."""
+    hypothesis.settings.register_profile(
+        "jaxjudge-grading",
+        max_examples=problem.max_examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(hypothesis.HealthCheck),
+    )
+    previous = hypothesis.settings.get_current_profile_name()
+    try:
+        yield
+    finally:
+        hypothesis.settings.load_profile(previous)

@@ -1,0 +1,131 @@
+"""The pytest plugin the harness runs a problem's tests with.
+
+It provides the ``submission`` and ``reference`` fixtures and turns every test's outcome
+into a ``TestResult`` with a message for the student and the verdict its failure implies.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable
+from grader.report import TestResult
+from grader.verdicts import Verdict
+from sandbox.session import SandboxTimeout
+
+HIDDEN_TESTS_FILE = "test_hidden.py"
+MAX_MESSAGE_CHARS = 4000
+
+
+class GradingPlugin:
+    """Registered with ``pytest.main(plugins=[...])`` for one grading run."""
+
+    def __init__(self, submission: SubmissionProxy, reference: types.ModuleType) -> None:
+        self._submission = submission
+        self._reference = reference
+        self.results: list[TestResult] = []
+        self.collection_errors: list[str] = []
+
+    @pytest.fixture(scope="session")
+    def submission(self) -> SubmissionProxy:
+        """The student's module, running in the sandbox."""
+        return self._submission
+
+    @pytest.fixture(scope="session")
+    def reference(self) -> types.ModuleType:
+        """The reference solution, running here in the harness."""
+        return self._reference
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.addinivalue_line("markers", "points(weight): the test's share of the problem's points")
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collection_errors.append(str(report.longrepr)[-MAX_MESSAGE_CHARS:])
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+        report = yield
+        if report.when == "call" or (report.failed and report.when == "setup"):
+            self._record(item, call, report)
+        return report
+
+    def _record(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+        marker = item.get_closest_marker("points")
+        weight = float(marker.args[0]) if marker and marker.args else 1.0
+        result = TestResult(
+            name=item.name,
+            outcome="passed" if report.passed else ("failed" if report.when == "call" else "error"),
+            points=weight,
+            max_points=weight,
+            message="",
+            hidden=item.path.name == HIDDEN_TESTS_FILE,
+            duration_s=report.duration,
+        )
+        if report.skipped:
+            result.outcome = "failed"
+            result.message = "this test was skipped, so it cannot count as passed"
+            result.verdict = Verdict.INTERNAL_ERROR
+        elif not report.passed:
+            exc = call.excinfo.value if call.excinfo is not None else None
+            result.verdict, result.message = explain_failure(exc, during_setup=report.when == "setup")
+        self.results.append(result)
+
+
+def explain_failure(exc: BaseException | None, *, during_setup: bool = False) -> tuple[Verdict, str]:
+    """The verdict a failing test implies, and a message for the student."""
+    if exc is None:
+        return Verdict.INTERNAL_ERROR, "the test failed without an exception"
+    notes = "\n".join(str(note) for note in getattr(exc, "__notes__", ()) if "Falsifying" in str(note) or "=" in str(note))
+    cause = _find(exc, (SubmissionUnavailable, RaisedBySubmission))
+    if isinstance(cause, SubmissionUnavailable):
+        if isinstance(cause.cause, SandboxTimeout):
+            verdict, message = Verdict.TIME_LIMIT_EXCEEDED, "your code ran past its time limit and was stopped"
+        else:
+            verdict, message = Verdict.RUNTIME_ERROR, str(cause)
+    elif isinstance(cause, RaisedBySubmission):
+        verdict = Verdict.RUNTIME_ERROR
+        message = f"your code raised {cause.remote_type or type(cause).__name__}: {cause}"
+        frames = _submission_frames(cause.remote_traceback)
+        if frames:
+            message += "\n" + frames
+    elif during_setup:
+        return Verdict.INTERNAL_ERROR, f"the test could not be set up: {type(exc).__name__}: {exc}"
+    elif isinstance(exc, AssertionError):
+        verdict, message = Verdict.WRONG_ANSWER, str(exc).strip() or "an assertion failed"
+    else:
+        verdict, message = Verdict.WRONG_ANSWER, f"{type(exc).__name__}: {exc}"
+    if notes:
+        message = f"{message}\n{notes}"
+    return verdict, message[:MAX_MESSAGE_CHARS]
+
+
+def _find(exc: BaseException, kinds: tuple[type[BaseException], ...], depth: int = 0) -> BaseException | None:
+    """The first exception of ``kinds`` in ``exc``, its group members, causes and contexts."""
+    if depth > 8:
+        return None
+    if isinstance(exc, kinds):
+        return exc
+    linked = list(getattr(exc, "exceptions", ())) + [e for e in (exc.__cause__, exc.__context__) if e is not None]
+    for inner in linked:
+        found = _find(inner, kinds, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _submission_frames(remote_traceback: str) -> str:
+    """The lines of a sandbox traceback that point into the student's own code."""
+    lines = remote_traceback.splitlines()
+    kept = []
+    for index, line in enumerate(lines):
+        # The submission is compiled under a bare file name; library frames have paths.
+        if line.lstrip().startswith('File "') and "/" not in line.split('"')[1] and not line.split('"')[1].startswith("<"):
+            kept.append(line.strip())
+            if index + 1 < len(lines) and not lines[index + 1].lstrip().startswith("File "):
+                kept.append("  " + lines[index + 1].strip())
+    return "\n".join(kept[-6:])

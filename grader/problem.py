@@ -1,0 +1,267 @@
+"""Problem notebooks: loading, validating the metadata block, and the student's view.
+
+A problem is ``problems/<slug>.ipynb`` (nbformat 4). Its metadata holds a ``grader`` block;
+its cells are told apart by tags: untagged markdown is the statement, ``hint`` markdown
+cells are hints, the ``starter`` code cell is what the student starts from, ``tests`` cells
+are the visible tests and ``hidden-tests`` cells are graded only.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from sandbox.backends import SandboxLimits
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DIFFICULTIES = ("easy", "medium", "hard")
+DEVICES = ("cpu", "gpu", "any")
+CELL_TAGS = frozenset({"starter", "tests", "hidden-tests", "hint"})
+REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
+SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class ProblemError(Exception):
+    """A problem notebook that cannot be used; the message names the notebook, cell and field."""
+
+
+def problems_dir() -> Path:
+    return Path(os.environ.get("JAXJUDGE_PROBLEMS_DIR", REPO_ROOT / "problems"))
+
+
+def solutions_dir() -> Path:
+    return Path(os.environ.get("JAXJUDGE_SOLUTIONS_DIR", REPO_ROOT / "solutions"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A loaded, validated problem notebook."""
+
+    path: Path
+    slug: str
+    title: str
+    difficulty: str
+    category: str
+    tags: tuple[str, ...]
+    entry_points: tuple[str, ...]
+    device: str
+    time_limit_s: float
+    memory_limit_mb: int
+    max_examples: int
+    points: float
+    statement: str
+    hints: tuple[str, ...]
+    starter: str
+    visible_tests: str
+    hidden_tests: str = field(repr=False)
+    notebook: Any = field(repr=False, compare=False)
+
+    @property
+    def solution_dir(self) -> Path:
+        return solutions_dir() / self.slug
+
+    @property
+    def reference_solution(self) -> Path:
+        return self.solution_dir / "reference.py"
+
+    def wrong_solutions(self) -> list[Path]:
+        return sorted(self.solution_dir.glob("wrong_*.py"))
+
+    def sandbox_limits(self) -> SandboxLimits:
+        """The limits this problem's metadata asks for."""
+        return SandboxLimits(wall_seconds=self.time_limit_s, call_seconds=min(20.0, self.time_limit_s))
+
+    def student_notebook(self) -> Any:
+        """The notebook a student may see and download: no hidden tests, no outputs."""
+        view = nbformat.v4.new_notebook()
+        view.metadata = {key: value for key, value in self.notebook.metadata.items() if key != "grader"}
+        view.metadata["grader"] = self.public_metadata()
+        for cell in self.notebook.cells:
+            if "hidden-tests" in _tags(cell):
+                continue
+            public = copy.deepcopy(cell)
+            if public.cell_type == "code":
+                public.outputs = []
+                public.execution_count = None
+            view.cells.append(public)
+        return view
+
+    def public_metadata(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "difficulty": self.difficulty,
+            "category": self.category,
+            "tags": list(self.tags),
+            "entry_points": list(self.entry_points),
+            "device": self.device,
+        }
+
+    def student_markdown(self) -> str:
+        """The student view as one Markdown document (what ``grader show`` prints)."""
+        parts = [
+            f"# {self.title}",
+            f"**Difficulty:** {self.difficulty} · **Category:** {self.category} · "
+            f"**Tags:** {', '.join(self.tags)}",
+            self.statement,
+        ]
+        if self.hints:
+            parts.append("## Hints\n\n" + "\n\n".join(f"{n}. {hint}" for n, hint in enumerate(self.hints, 1)))
+        parts.append(f"## Starter code\n\n```python\n{self.starter}\n```")
+        if self.visible_tests:
+            parts.append(f"## Visible tests\n\n```python\n{self.visible_tests}\n```")
+        return "\n\n".join(parts) + "\n"
+
+
+def _tags(cell: Any) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return list(tags) if isinstance(tags, list) else []
+
+
+def find_problem(slug_or_path: str) -> Path:
+    """The notebook for a slug (looked up in the problems folder) or a path to one."""
+    candidate = Path(slug_or_path)
+    if candidate.suffix == ".ipynb":
+        if not candidate.is_file():
+            raise ProblemError(f"{candidate}: no such notebook")
+        return candidate
+    if not SLUG_PATTERN.match(slug_or_path):
+        raise ProblemError(f"{slug_or_path!r} is not a problem slug (lowercase letters, digits, _)")
+    path = problems_dir() / f"{slug_or_path}.ipynb"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in problems_dir().glob("*.ipynb"))) or "none"
+        raise ProblemError(f"unknown problem {slug_or_path!r} (known problems: {known})")
+    return path
+
+
+def load_problem(slug_or_path: str | Path) -> Problem:
+    """Load and validate a problem notebook by slug or path."""
+    path = find_problem(str(slug_or_path))
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception as exc:  # nbformat raises JSON, validation and OS errors alike
+        raise ProblemError(f"{path}: not a readable notebook: {exc}") from None
+    return _parse(path, notebook)
+
+
+def all_problems() -> list[Problem]:
+    return [load_problem(path) for path in sorted(problems_dir().glob("*.ipynb"))]
+
+
+def _parse(path: Path, notebook: Any) -> Problem:
+    meta = notebook.metadata.get("grader")
+    if not isinstance(meta, dict):
+        raise ProblemError(f"{path}: metadata.grader: missing (the notebook's grader block)")
+    fields = _MetadataReader(path, meta)
+    slug = fields.text("slug")
+    if not SLUG_PATTERN.match(slug):
+        raise ProblemError(f"{path}: metadata.grader.slug: {slug!r} must be lowercase letters, digits and _")
+    if slug != path.stem:
+        raise ProblemError(f"{path}: metadata.grader.slug: {slug!r} must match the file name {path.stem!r}")
+    entry_points = fields.text_list("entry_points")
+    for name in entry_points:
+        if not IDENTIFIER.match(name):
+            raise ProblemError(f"{path}: metadata.grader.entry_points: {name!r} is not a Python name")
+
+    statement: list[str] = []
+    hints: list[str] = []
+    starters: list[str] = []
+    visible: list[str] = []
+    hidden: list[str] = []
+    for index, cell in enumerate(notebook.cells):
+        tags = _tags(cell)
+        unknown = set(tags) - CELL_TAGS
+        if unknown:
+            raise ProblemError(f"{path}: cell {index}: unknown tag {sorted(unknown)[0]!r} (known: {sorted(CELL_TAGS)})")
+        role = next((tag for tag in tags if tag in CELL_TAGS), None)
+        expected_type = "markdown" if role in (None, "hint") else "code"
+        if role is None and cell.cell_type == "code":
+            raise ProblemError(f"{path}: cell {index}: code cells need a tag (starter, tests or hidden-tests)")
+        if cell.cell_type != expected_type:
+            raise ProblemError(f"{path}: cell {index}: a {role or 'statement'} cell must be {expected_type}")
+        target = {None: statement, "hint": hints, "starter": starters, "tests": visible, "hidden-tests": hidden}[role]
+        target.append(cell.source.strip())
+
+    if len(starters) != 1:
+        raise ProblemError(f"{path}: cells: exactly one starter cell is needed, found {len(starters)}")
+    if not hidden:
+        raise ProblemError(f"{path}: cells: no hidden-tests cell")
+    statement_text = "\n\n".join(statement)
+    for section in REQUIRED_SECTIONS:
+        if not re.search(rf"^#+\s*{re.escape(section)}\s*$", statement_text, re.MULTILINE):
+            raise ProblemError(f"{path}: statement: missing the section '## {section}'")
+    return Problem(
+        path=path,
+        slug=slug,
+        title=fields.text("title"),
+        difficulty=fields.choice("difficulty", DIFFICULTIES),
+        category=fields.text("category"),
+        tags=tuple(fields.text_list("tags")),
+        entry_points=tuple(entry_points),
+        device=fields.choice("device", DEVICES, default="cpu"),
+        time_limit_s=fields.number("time_limit_s", default=60.0, low=1, high=600),
+        memory_limit_mb=int(fields.number("memory_limit_mb", default=4096, low=256, high=65536)),
+        max_examples=int(fields.number("max_examples", default=25, low=1, high=1000)),
+        points=fields.number("points", default=100.0, low=0, high=10_000),
+        statement=statement_text,
+        hints=tuple(hints),
+        starter=starters[0],
+        visible_tests="\n\n".join(visible),
+        hidden_tests="\n\n".join(hidden),
+        notebook=notebook,
+    )
+
+
+class _MetadataReader:
+    """Typed access to the grader block, with errors that name the field."""
+
+    def __init__(self, path: Path, meta: dict[str, Any]) -> None:
+        self.path, self.meta = path, meta
+        known = {
+            "slug", "title", "difficulty", "category", "tags", "entry_points", "device",
+            "time_limit_s", "memory_limit_mb", "max_examples", "points",
+        }  # fmt: skip
+        unknown = sorted(set(meta) - known)
+        if unknown:
+            self.fail(unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
+
+    def fail(self, name: str, problem: str) -> None:
+        raise ProblemError(f"{self.path}: metadata.grader.{name}: {problem}")
+
+    def value(self, name: str, default: Any = None) -> Any:
+        if name not in self.meta:
+            if default is None:
+                self.fail(name, "missing")
+            return default
+        return self.meta[name]
+
+    def text(self, name: str) -> str:
+        value = self.value(name)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(name, f"must be a non-empty string (got {value!r})")
+        return str(value).strip()
+
+    def text_list(self, name: str) -> list[str]:
+        value = self.value(name)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+            self.fail(name, f"must be a non-empty list of strings (got {value!r})")
+        return list(value)
+
+    def choice(self, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
+        value = self.value(name, default)
+        if value not in choices:
+            self.fail(name, f"must be one of {', '.join(choices)} (got {value!r})")
+        return str(value)
+
+    def number(self, name: str, *, default: float, low: float, high: float) -> float:
+        value = self.value(name, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            self.fail(name, f"must be a number from {low:g} to {high:g} (got {value!r})")
+        return float(value)

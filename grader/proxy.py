@@ -1,0 +1,276 @@
+"""The harness's view of a submission running in a sandbox.
+
+Tests reach the student's code only through ``SubmissionProxy``: ``submission.fn(x)`` sends
+the arguments into the sandbox, waits for the reply and returns plain values. Objects that
+cannot cross come back as ``RemoteHandle``; exceptions raised by the student's code are
+re-raised here as the same builtin type (marked with ``RaisedBySubmission``), and each call
+leaves a ``CallRecord`` with what JAX did during it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sandbox import protocol
+from sandbox.session import SandboxError, SandboxSession
+
+# Methods a test may call on a handle; any other public name is read as an attribute.
+HANDLE_METHODS = frozenset({"as_text", "cost_analysis", "memory_analysis", "compile", "lower", "trace", "serialize", "call"})
+
+
+class RaisedBySubmission(Exception):
+    """Mixed into every exception that the student's code raised inside the sandbox."""
+
+    remote_type: str = ""
+    remote_traceback: str = ""
+
+
+class SubmissionExited(RaisedBySubmission, RuntimeError):
+    """The student's code called ``sys.exit()`` or raised another ``BaseException``."""
+
+
+class SubmissionUnavailable(Exception):
+    """The sandbox is gone (time limit, crash, broken protocol): no call can be answered."""
+
+    def __init__(self, cause: SandboxError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+@functools.cache
+def _submission_exception_class(builtin: type[Exception]) -> type[Exception]:
+    return type(builtin.__name__, (RaisedBySubmission, builtin), {"__module__": "submission"})
+
+
+def submission_exception(type_name: str, builtin_name: str, message: str, remote_traceback: str) -> Exception:
+    """Rebuild an exception from the sandbox as an instance of its builtin class."""
+    base = getattr(builtins, builtin_name, None)
+    exc: Exception
+    if type_name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+        exc = SubmissionExited(f"your code raised {type_name}({message}) instead of returning")
+    elif isinstance(base, type) and issubclass(base, Exception) and not issubclass(base, RaisedBySubmission):
+        shown = message if type_name == builtin_name else f"{type_name}: {message}"
+        exc = _submission_exception_class(base)(shown)
+    else:
+        exc = _submission_exception_class(RuntimeError)(f"{type_name}: {message}")
+    assert isinstance(exc, RaisedBySubmission)
+    exc.remote_type = type_name
+    exc.remote_traceback = remote_traceback
+    return exc
+
+
+@dataclass(frozen=True)
+class JaxEvents:
+    """What JAX did inside the sandbox during one request.
+
+    The first four count API calls made by the submission (robust to JAX's in-process
+    caches); the ``*_events`` count ``jax.monitoring`` events, which fire only when JAX
+    really traced, lowered or compiled (a cached executable fires none).
+    """
+
+    jit: int = 0
+    lower: int = 0
+    compile: int = 0
+    compiled_call: int = 0
+    trace_events: int = 0
+    lowering_events: int = 0
+    backend_compile_events: int = 0
+    compile_seconds: float = 0.0
+    seconds: float = 0.0
+
+    @classmethod
+    def from_wire(cls, raw: Any) -> JaxEvents:
+        values: dict[str, Any] = {}
+        if isinstance(raw, dict):
+            for spec in fields(cls):
+                value = raw.get(spec.name, 0)
+                if spec.type == "int" and type(value) is int and 0 <= value < 2**31:
+                    values[spec.name] = value
+                elif spec.type == "float" and type(value) in (int, float) and math.isfinite(value) and value >= 0:
+                    values[spec.name] = float(value)
+        return cls(**values)
+
+    def __add__(self, other: JaxEvents) -> JaxEvents:
+        return JaxEvents(**{spec.name: getattr(self, spec.name) + getattr(other, spec.name) for spec in fields(self)})
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One request to the sandbox: what was called and what JAX did meanwhile."""
+
+    name: str
+    events: JaxEvents
+
+
+class PortableFunction:
+    """A function a test can pass to the submission: it crosses the channel as source.
+
+    ``source`` must define ``name`` using only ``jax``, ``jnp`` and ``np``; the same source
+    is compiled here for the reference and in the sandbox for the submission.
+    """
+
+    def __init__(self, source: str, name: str = "f") -> None:
+        self.source, self.name = source, name
+        namespace: dict[str, Any] = {"jax": jax, "jnp": jnp, "np": np}
+        exec(compile(source, f"<function {name}>", "exec"), namespace)
+        self.function: Callable[..., Any] = namespace[name]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"PortableFunction({self.source!r})"
+
+
+class WideJaxArray:
+    """A JAX array the submission returned with a 64-bit dtype this harness cannot hold."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.shape, self.dtype = array.shape, array.dtype
+
+    def __repr__(self) -> str:
+        return f"jax.Array({self.array!r}) with 64-bit dtype {self.dtype}"
+
+
+class RemoteHandle:
+    """An object that stays in the sandbox (a ``Compiled``, a ``Lowered``, a function, ...)."""
+
+    def __init__(self, proxy: SubmissionProxy, ref: protocol.HandleRef) -> None:
+        self._proxy, self._ref = proxy, ref
+
+    @property
+    def type_name(self) -> str:
+        """The object's type as ``module.QualName``, e.g. ``jax._src.stages.Compiled``."""
+        return self._ref.type_name
+
+    @property
+    def is_callable(self) -> bool:
+        return self._ref.callable
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._proxy._request("call", f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs)
+
+    def call_method(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self._proxy._request("call", f"<{self.short_type}>.{name}", target=self._ref.id, method=name, args=args, kwargs=kwargs)
+
+    def attribute(self, name: str) -> Any:
+        return self._proxy._request("getattr", f"<{self.short_type}>.{name}", target=self._ref.id, name=name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in HANDLE_METHODS:
+            return functools.partial(self.call_method, name)
+        return self.attribute(name)
+
+    @property
+    def short_type(self) -> str:
+        return self.type_name.rsplit(".", 1)[-1]
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} object in the sandbox>"
+
+
+class SubmissionProxy:
+    """The student's module as tests see it: ``submission.name(*args)`` runs in the sandbox."""
+
+    def __init__(self, session: SandboxSession, names: list[str], load_events: JaxEvents) -> None:
+        self._session = session
+        self._names = frozenset(names)
+        self._failure: SandboxError | None = None
+        self.load_events = load_events
+        self.calls: list[CallRecord] = []
+
+    @property
+    def last_call(self) -> CallRecord:
+        if not self.calls:
+            raise LookupError("the submission has not been called yet")
+        return self.calls[-1]
+
+    @property
+    def total_events(self) -> JaxEvents:
+        return sum((call.events for call in self.calls), self.load_events)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._names:
+            raise AttributeError(f"your code defines no function named {name!r}")
+        return functools.partial(self._call_entry_point, name)
+
+    def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
+
+    def _request(self, op: str, label: str, **fields: Any) -> Any:
+        if self._failure is not None:
+            raise SubmissionUnavailable(self._failure)
+        for key in ("args", "kwargs"):
+            if key in fields:
+                fields[key] = self._to_wire(fields[key])
+        try:
+            reply_op, reply = self._session.request(op, **fields)
+        except SandboxError as exc:
+            self._failure = exc
+            raise SubmissionUnavailable(exc) from None
+        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events"))))
+        if reply_op == "error":
+            raise submission_exception(
+                _text(reply.get("type"), "Exception"),
+                _text(reply.get("builtin"), "RuntimeError"),
+                _text(reply.get("message"), ""),
+                _text(reply.get("traceback"), ""),
+            )
+        if reply_op != "ok" or "value" not in reply:
+            raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
+        return self._from_wire(reply["value"])
+
+    def _to_wire(self, value: Any) -> Any:
+        if isinstance(value, jax.Array):
+            return protocol.ArrayValue(np.asarray(value), "jax")
+        if type(value) is np.ndarray:
+            return protocol.ArrayValue(value, "numpy")
+        if isinstance(value, np.generic):
+            return protocol.ArrayValue(np.asarray(value), "numpy-scalar")
+        if isinstance(value, RemoteHandle):
+            return value._ref
+        if isinstance(value, PortableFunction):
+            return protocol.FunctionSource(value.source, value.name)
+        if type(value) in (list, tuple):
+            return type(value)(self._to_wire(item) for item in value)
+        if type(value) is dict:
+            return {key: self._to_wire(item) for key, item in value.items()}
+        return value
+
+    def _from_wire(self, value: Any) -> Any:
+        if isinstance(value, protocol.ArrayValue):
+            array = value.array
+            if value.origin == "numpy-scalar":
+                return array[()] if array.ndim == 0 else array
+            if value.origin == "numpy":
+                return array
+            if jax.dtypes.canonicalize_dtype(array.dtype) != array.dtype:
+                return WideJaxArray(array)
+            return jnp.asarray(array)
+        if isinstance(value, protocol.HandleRef):
+            return RemoteHandle(self, value)
+        if isinstance(value, list):
+            return [self._from_wire(item) for item in value]
+        if isinstance(value, tuple):
+            return tuple(self._from_wire(item) for item in value)
+        if isinstance(value, dict):
+            return {key: self._from_wire(item) for key, item in value.items()}
+        return value
+
+
+def _text(value: Any, default: str) -> str:
+    return value[:8000] if isinstance(value, str) else default

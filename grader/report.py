@@ -1,0 +1,109 @@
+"""Grading reports: per-test results, the verdict, and their JSON and JUnit XML forms."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.verdicts import Verdict
+
+REPORT_SCHEMA = 1
+
+
+@dataclass
+class TestResult:
+    """The outcome of one test: ``passed``, ``failed`` or ``error``."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    name: str
+    outcome: str
+    points: float
+    max_points: float
+    message: str
+    hidden: bool
+    duration_s: float
+    verdict: Verdict = Verdict.ACCEPTED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "outcome": self.outcome,
+            "points": self.points,
+            "message": self.message,
+            "hidden": self.hidden,
+            "duration_s": round(self.duration_s, 4),
+        }
+
+
+@dataclass
+class Report:
+    """Everything a student, a gradebook or a CI job needs to know about one grading."""
+
+    problem: str
+    verdict: Verdict
+    score: float
+    max_score: float
+    tests: list[TestResult] = field(default_factory=list)
+    duration_s: float = 0.0
+    message: str = ""
+    output: str = ""
+    sandbox: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict == Verdict.ACCEPTED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": REPORT_SCHEMA,
+            "problem": self.problem,
+            "verdict": str(self.verdict),
+            "score": self.score,
+            "max_score": self.max_score,
+            "message": self.message,
+            "tests": [test.to_dict() for test in self.tests],
+            "duration_s": round(self.duration_s, 4),
+            "output": self.output,
+            "sandbox": dict(self.sandbox),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def to_junit_xml(self) -> str:
+        suite = ET.Element(
+            "testsuite",
+            name=self.problem,
+            tests=str(len(self.tests)),
+            failures=str(sum(t.outcome == "failed" for t in self.tests)),
+            errors=str(sum(t.outcome == "error" for t in self.tests)),
+            time=f"{self.duration_s:.3f}",
+        )
+        properties = ET.SubElement(suite, "properties")
+        for name, value in (("verdict", str(self.verdict)), ("score", str(self.score)), ("max_score", str(self.max_score))):
+            ET.SubElement(properties, "property", name=name, value=value)
+        for test in self.tests:
+            case = ET.SubElement(suite, "testcase", classname=self.problem, name=test.name, time=f"{test.duration_s:.3f}")
+            if test.outcome in ("failed", "error"):
+                tag = "failure" if test.outcome == "failed" else "error"
+                ET.SubElement(case, tag, message=test.message.splitlines()[0] if test.message else test.outcome).text = test.message
+        if self.message and not self.tests:
+            case = ET.SubElement(suite, "testcase", classname=self.problem, name="load")
+            ET.SubElement(case, "error", message=str(self.verdict)).text = self.message
+        return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+
+    def summary(self) -> str:
+        """A short human-readable account, one line per test."""
+        lines = [f"{self.problem}: {self.verdict} ({self.score:g}/{self.max_score:g}) in {self.duration_s:.2f}s"]
+        if self.message:
+            lines.append(f"  {self.message}")
+        for test in self.tests:
+            mark = "PASS" if test.outcome == "passed" else "FAIL"
+            kind = "hidden" if test.hidden else "visible"
+            lines.append(f"  [{mark}] {test.name} ({kind}, {test.points:g}/{test.max_points:g})")
+            if test.outcome != "passed" and test.message:
+                lines.extend(f"         {line}" for line in test.message.splitlines()[:12])
+        return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""Hypothesis strategies for JAX inputs: arrays across shapes and dtypes, small jnp programs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from grader.proxy import PortableFunction
+
+# Dtypes JAX holds natively with 64-bit mode off (the default, as on the sandbox side).
+DEFAULT_DTYPES = ("float32", "float16", "int32", "int16", "int8", "uint8", "uint32", "bool")
+FLOAT_DTYPES = ("float32", "float16")
+INT_DTYPES = ("int32", "int16", "int8", "uint8", "uint32")
+
+# Element bounds keep sums and products of a few dozen elements finite in every dtype.
+_FLOAT_BOUNDS = {"float16": 8.0, "float32": 1000.0}
+
+
+def _elements(dtype: np.dtype) -> st.SearchStrategy[Any]:
+    if dtype.kind == "f":
+        bound = _FLOAT_BOUNDS.get(dtype.name, 1000.0)
+        return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=dtype.itemsize * 8)
+    return hnp.from_dtype(dtype)
+
+
+def arrays(
+    *,
+    dtypes: tuple[str, ...] = DEFAULT_DTYPES,
+    min_dims: int = 1,
+    max_dims: int = 1,
+    min_side: int = 1,
+    max_side: int = 32,
+    shape: tuple[int, ...] | None = None,
+) -> st.SearchStrategy[jax.Array]:
+    """JAX arrays of the given dtypes and shapes, with finite elements.
+
+    Shapes have ``min_dims`` to ``max_dims`` axes of ``min_side`` to ``max_side``
+    elements, unless ``shape`` fixes one.
+    """
+    shapes = st.just(shape) if shape is not None else hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+    return st.sampled_from(dtypes).flatmap(
+        lambda name: hnp.arrays(np.dtype(name), shapes, elements=_elements(np.dtype(name))).map(jnp.asarray)
+    )
+
+
+def shapes_other_than(shape: tuple[int, ...], *, max_side: int = 32) -> st.SearchStrategy[tuple[int, ...]]:
+    """Shapes of up to three axes that differ from ``shape``."""
+    return hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=max_side).filter(lambda s: s != shape)
+
+
+def dtypes_other_than(dtype: Any, *, choices: tuple[str, ...] = DEFAULT_DTYPES) -> st.SearchStrategy[str]:
+    return st.sampled_from([name for name in choices if np.dtype(name) != np.dtype(dtype)])
+
+
+# The pool jnp programs are built from: a template applied to the current value (and, for
+# binary steps, the second argument).
+UNARY_STEPS = (
+    "jnp.sin({x})",
+    "jnp.cos({x})",
+    "jnp.exp({x})",
+    "jnp.tanh({x})",
+    "jnp.negative({x})",
+    "jnp.abs({x})",
+    "jnp.sqrt(jnp.abs({x}))",
+    "{x} * 2.0",
+    "{x} + 1.0",
+    "jnp.sum({x})",
+    "jnp.max({x})",
+    "jnp.cumsum({x})",
+    "jnp.log1p(jnp.abs({x}))",
+)
+BINARY_STEPS = (
+    "{x} + {y}",
+    "{x} - {y}",
+    "{x} * {y}",
+    "jnp.maximum({x}, {y})",
+    "jnp.where({x} > {y}, {x}, {y})",
+)
+
+
+@dataclass(frozen=True)
+class JnpProgram:
+    """A small function built from jnp operations, with arguments to trace it on."""
+
+    function: PortableFunction
+    args: tuple[jax.Array, ...]
+
+    def __repr__(self) -> str:
+        shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in self.args)
+        return f"JnpProgram(\n{self.function.source}  # called on {shapes}\n)"
+
+
+@st.composite
+def jnp_programs(draw: st.DrawFn, *, max_steps: int = 5) -> JnpProgram:
+    """Functions of one or two float32 vectors, chaining 1 to ``max_steps`` jnp operations."""
+    arity = draw(st.integers(1, 2))
+    names = ["x", "y"][:arity]
+    lines = [f"def f({', '.join(names)}):"]
+    current = "x"
+    for step in range(draw(st.integers(1, max_steps))):
+        if arity == 2 and draw(st.booleans()):
+            template = draw(st.sampled_from(BINARY_STEPS))
+        else:
+            template = draw(st.sampled_from(UNARY_STEPS))
+        lines.append(f"    v{step} = {template.format(x=current, y='y')}")
+        current = f"v{step}"
+    lines.append(f"    return {current}")
+    size = draw(st.integers(1, 8))
+    element = st.floats(-3, 3, allow_nan=False, allow_subnormal=False, width=32)
+    args = tuple(
+        jnp.asarray(draw(hnp.arrays(np.float32, (size,), elements=element))) for _ in names
+    )
+    return JnpProgram(PortableFunction("\n".join(lines) + "\n"), args)

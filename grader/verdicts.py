@@ -1,0 +1,37 @@
+"""The closed vocabulary of verdicts, defined once; they cross every boundary as strings."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Verdict(enum.StrEnum):
+    ACCEPTED = "accepted"
+    WRONG_ANSWER = "wrong_answer"
+    RUNTIME_ERROR = "runtime_error"
+    SYNTAX_ERROR = "syntax_error"
+    TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
+    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded"
+    OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded"
+    INTERNAL_ERROR = "internal_error"
+
+
+# When several tests fail for different reasons, the submission's verdict is the first
+# of these that occurred: a limit explains the failures after it, not the other way round.
+VERDICT_PRECEDENCE = (
+    Verdict.INTERNAL_ERROR,
+    Verdict.SYNTAX_ERROR,
+    Verdict.TIME_LIMIT_EXCEEDED,
+    Verdict.MEMORY_LIMIT_EXCEEDED,
+    Verdict.OUTPUT_LIMIT_EXCEEDED,
+    Verdict.RUNTIME_ERROR,
+    Verdict.WRONG_ANSWER,
+)
+
+
+def worst(verdicts: set[Verdict]) -> Verdict:
+    """The verdict of a submission whose tests failed with ``verdicts`` (accepted if none)."""
+    for verdict in VERDICT_PRECEDENCE:
+        if verdict in verdicts:
+            return verdict
+    return Verdict.ACCEPTED

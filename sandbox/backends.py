@@ -1,0 +1,163 @@
+"""Sandbox backends: how the in-sandbox runtime is started, with which isolation and limits.
+
+Policy is data: a backend turns ``SandboxLimits`` and the interpreter's own paths into one
+command line. ``bwrap`` is the default on Linux; ``process`` runs without any isolation and
+exists only for machines that have no other choice.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import site
+import sys
+import sysconfig
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+SANDBOX_PACKAGE = Path(__file__).resolve().parent
+RUNTIME_MOUNT = "/opt/jaxjudge"
+# An unprivileged uid/gid inside the sandbox's user namespace ("nobody").
+SANDBOX_UID = 65534
+
+
+class BackendUnavailable(Exception):
+    """The requested backend cannot run on this machine."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Limits of one sandbox. Each is enforced from outside the sandboxed process.
+
+    ``wall_seconds`` bounds the whole life of the sandbox and ``call_seconds`` each request;
+    the harness kills the sandbox (SIGKILL, every process in it) when either runs out.
+    """
+
+    wall_seconds: float = 60.0
+    call_seconds: float = 20.0
+    cpu_seconds: int = 120
+    file_size_bytes: int = 16 * 2**20
+    open_files: int = 256
+    tmpfs_bytes: int = 64 * 2**20
+    output_bytes: int = 64 * 2**10
+
+
+class Backend:
+    """Builds the command that starts the runtime under some isolation."""
+
+    name = "base"
+    isolated = False
+
+    def command(self, limits: SandboxLimits) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str]:
+        # The runtime sees nothing of the worker's environment: no secrets, no paths.
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
+
+    def resource_limits(self, limits: SandboxLimits) -> list[str]:
+        """``prlimit`` options: set before exec, inherited by everything in the sandbox."""
+        return [
+            "prlimit",
+            f"--cpu={limits.cpu_seconds}",
+            f"--fsize={limits.file_size_bytes}",
+            f"--nofile={limits.open_files}",
+            "--core=0",
+            "--",
+        ]
+
+
+class BwrapBackend(Backend):
+    """bubblewrap: every namespace unshared, read-only interpreter, nothing else of the host."""
+
+    name = "bwrap"
+    isolated = True
+
+    def __init__(self, executable: str | None = None) -> None:
+        found = executable or shutil.which("bwrap")
+        if found is None:
+            raise BackendUnavailable("bubblewrap (bwrap) is not installed; run `make setup` or apt-get install bubblewrap")
+        self.executable = found
+
+    def command(self, limits: SandboxLimits) -> list[str]:
+        args = [
+            self.executable,
+            "--unshare-all",
+            "--unshare-user",
+            "--uid", str(SANDBOX_UID),
+            "--gid", str(SANDBOX_UID),
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop", "ALL",
+            "--clearenv",
+            "--hostname", "sandbox",
+            "--ro-bind", "/usr", "/usr",
+        ]
+        for name in ("bin", "lib", "lib64", "sbin"):
+            if os.path.islink(f"/{name}"):
+                args += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
+            elif os.path.isdir(f"/{name}"):
+                args += ["--ro-bind", f"/{name}", f"/{name}"]
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp"]
+        for path in interpreter_paths():
+            args += ["--ro-bind", path, path]
+        args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
+        for key, value in self.environment().items():
+            args += ["--setenv", key, value]
+        args += ["--", sys.executable, "-I", f"{RUNTIME_MOUNT}/sandbox/runtime.py"]
+        return self.resource_limits(limits) + args
+
+
+class ProcessBackend(Backend):
+    """No isolation at all: resource limits only. Never for untrusted code."""
+
+    name = "process"
+    isolated = False
+
+    def __init__(self) -> None:
+        warnings.warn(
+            "the 'process' sandbox backend does NOT isolate submissions: they can read "
+            "hidden tests and harm this machine. Use it only for code you trust.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+    def command(self, limits: SandboxLimits) -> list[str]:
+        return self.resource_limits(limits) + [sys.executable, "-I", str(SANDBOX_PACKAGE / "runtime.py")]
+
+
+def interpreter_paths() -> list[str]:
+    """The directories the runtime needs: the Python installation and its site-packages.
+
+    Paths under /usr are already mounted; the rest (a pyenv or venv prefix, say) are
+    mounted one by one, so nothing beside them (the project, home directories) is visible.
+    """
+    candidates = {
+        sys.base_prefix,
+        sys.prefix,
+        sysconfig.get_paths()["stdlib"],
+        sysconfig.get_paths()["platstdlib"],
+        *site.getsitepackages(),
+        os.path.dirname(os.path.realpath(sys.executable)),
+    }
+    paths = sorted(os.path.realpath(p) for p in candidates if os.path.isdir(p))
+    kept: list[str] = []
+    for path in paths:
+        if path.startswith("/usr/") or any(path.startswith(parent + os.sep) for parent in kept):
+            continue
+        kept.append(path)
+    return kept
+
+
+BACKENDS: dict[str, type[Backend]] = {"bwrap": BwrapBackend, "process": ProcessBackend}
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """The backend called ``name``, or the one named by ``JAXJUDGE_SANDBOX`` (default bwrap)."""
+    chosen = name or os.environ.get("JAXJUDGE_SANDBOX", "bwrap")
+    backend_class = BACKENDS.get(chosen)
+    if backend_class is None:
+        raise BackendUnavailable(f"unknown sandbox backend {chosen!r}; choose one of {', '.join(BACKENDS)}")
+    return backend_class()

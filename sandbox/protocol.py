@@ -1,0 +1,219 @@
+"""The channel between the trusted harness and a sandbox: data, never code objects.
+
+A frame is ``>I`` (payload length) followed by the payload. A payload is ``>I`` (header
+length), a UTF-8 JSON header, then raw buffers back to back. The header is
+``{"op": str, "fields": {name: value}, "buffers": [length, ...]}`` and every value is
+plain JSON or a tagged object ``{"$": tag, ...}``:
+
+- ``array``: an ``.npy`` buffer (read with ``allow_pickle=False``) and the kind of object
+  it came from (``jax``, ``numpy`` or ``numpy-scalar``), so a test can tell a NumPy result
+  from a JAX one;
+- ``tuple``, ``dict`` (string keys only), ``float`` (for NaN and the infinities);
+- ``handle``: an object that stays in the sandbox, named by id and type;
+- ``function``: Python source the harness sends *into* the sandbox (a test input).
+
+This module runs on both sides, so it depends on the standard library and numpy only.
+Decoding is strict and capped: whatever a sandbox sends is hostile.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+FRAME = struct.Struct(">I")
+MAX_PAYLOAD_BYTES = 64 * 2**20
+MAX_DEPTH = 32
+MAX_NODES = 100_000
+MAX_STRING_CHARS = 1_000_000
+# Bool, signed and unsigned integers, floats and complex numbers: never objects,
+# strings, void or structured dtypes.
+ALLOWED_DTYPE_KINDS = frozenset("biufc")
+ARRAY_ORIGINS = frozenset({"jax", "numpy", "numpy-scalar"})
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol: malformed, too large or of a forbidden type."""
+
+
+@dataclass(frozen=True)
+class ArrayValue:
+    """An array that crossed the channel, with the kind of object it was on the other side."""
+
+    array: np.ndarray
+    origin: str
+
+
+@dataclass(frozen=True)
+class HandleRef:
+    """An object that stays inside the sandbox; the harness refers to it by id."""
+
+    id: int
+    type_name: str
+    callable: bool
+
+
+@dataclass(frozen=True)
+class FunctionSource:
+    """A function sent into the sandbox as source code: ``name`` is defined by ``source``."""
+
+    source: str
+    name: str
+
+
+def pack(op: str, **fields: Any) -> bytes:
+    """Encode one message as a complete frame."""
+    buffers: list[bytes] = []
+    encoded = {name: _encode(value, buffers, 0) for name, value in fields.items()}
+    header = json.dumps(
+        {"op": op, "fields": encoded, "buffers": [len(b) for b in buffers]},
+        allow_nan=False,
+        separators=(",", ":"),
+    ).encode()
+    payload = b"".join([FRAME.pack(len(header)), header, *buffers])
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        raise ProtocolError(f"message of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+    return FRAME.pack(len(payload)) + payload
+
+
+def unpack(payload: bytes) -> tuple[str, dict[str, Any]]:
+    """Decode a payload (a frame without its length prefix) into ``(op, fields)``."""
+    if len(payload) < FRAME.size:
+        raise ProtocolError("truncated message")
+    (header_length,) = FRAME.unpack_from(payload)
+    header_end = FRAME.size + header_length
+    if header_end > len(payload):
+        raise ProtocolError("header length exceeds the message")
+    try:
+        header = json.loads(payload[FRAME.size : header_end].decode(), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ProtocolError(f"malformed header: {exc}") from None
+    if not isinstance(header, dict) or set(header) != {"op", "fields", "buffers"}:
+        raise ProtocolError("header must have exactly op, fields and buffers")
+    op, fields, sizes = header["op"], header["fields"], header["buffers"]
+    if not isinstance(op, str) or not isinstance(fields, dict) or not isinstance(sizes, list):
+        raise ProtocolError("header fields have the wrong types")
+    if not all(type(size) is int and size >= 0 for size in sizes):
+        raise ProtocolError("buffer sizes must be non-negative integers")
+    if header_end + sum(sizes) != len(payload):
+        raise ProtocolError("buffer sizes do not add up to the message length")
+    buffers, offset = [], header_end
+    for size in sizes:
+        buffers.append(payload[offset : offset + size])
+        offset += size
+    decoder = _Decoder(buffers)
+    decoded = {str(name): decoder.decode(value, 0) for name, value in fields.items()}
+    return op, decoded
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise ProtocolError("value nested too deeply")
+    if value is None or type(value) in (bool, int, str):
+        return value
+    if type(value) is float:
+        return value if math.isfinite(value) else {"$": "float", "repr": repr(value)}
+    if type(value) is list:
+        return [_encode(item, buffers, depth + 1) for item in value]
+    if type(value) is tuple:
+        return {"$": "tuple", "items": [_encode(item, buffers, depth + 1) for item in value]}
+    if type(value) is dict:
+        if not all(type(key) is str for key in value):
+            raise ProtocolError("only dicts with string keys can cross the channel")
+        return {"$": "dict", "items": [[k, _encode(v, buffers, depth + 1)] for k, v in value.items()]}
+    if isinstance(value, ArrayValue):
+        stream = io.BytesIO()
+        np.save(stream, value.array, allow_pickle=False)
+        buffers.append(stream.getvalue())
+        return {"$": "array", "buffer": len(buffers) - 1, "origin": value.origin}
+    if isinstance(value, HandleRef):
+        return {"$": "handle", "id": value.id, "type": value.type_name, "callable": value.callable}
+    if isinstance(value, FunctionSource):
+        return {"$": "function", "source": value.source, "name": value.name}
+    raise ProtocolError(f"a {type(value).__name__} cannot cross the channel")
+
+
+class _Decoder:
+    def __init__(self, buffers: list[bytes]) -> None:
+        self.buffers = buffers
+        self.used: set[int] = set()
+        self.nodes = 0
+
+    def decode(self, value: Any, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES or depth > MAX_DEPTH:
+            raise ProtocolError("value too large or nested too deeply")
+        if value is None or type(value) in (bool, int, float):
+            return value
+        if type(value) is str:
+            if len(value) > MAX_STRING_CHARS:
+                raise ProtocolError("string too long")
+            return value
+        if type(value) is list:
+            return [self.decode(item, depth + 1) for item in value]
+        if type(value) is not dict:
+            raise ProtocolError(f"unexpected JSON value {type(value).__name__}")
+        tag = value.get("$")
+        if tag == "tuple":
+            return tuple(self.decode(item, depth + 1) for item in self._list(value, "items"))
+        if tag == "dict":
+            result = {}
+            for pair in self._list(value, "items"):
+                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                    raise ProtocolError("dict items must be [str, value] pairs")
+                result[pair[0]] = self.decode(pair[1], depth + 1)
+            return result
+        if tag == "float":
+            representation = value.get("repr")
+            if representation not in ("nan", "inf", "-inf"):
+                raise ProtocolError("tagged floats are only nan, inf and -inf")
+            return float(representation)
+        if tag == "array":
+            return self._array(value)
+        if tag == "handle":
+            handle_id, type_name, is_callable = value.get("id"), value.get("type"), value.get("callable")
+            if type(handle_id) is not int or type(type_name) is not str or type(is_callable) is not bool:
+                raise ProtocolError("malformed handle")
+            return HandleRef(handle_id, type_name[:200], is_callable)
+        if tag == "function":
+            source, name = value.get("source"), value.get("name")
+            if type(source) is not str or type(name) is not str:
+                raise ProtocolError("malformed function")
+            return FunctionSource(source, name)
+        raise ProtocolError(f"unknown tag {str(tag)[:40]!r}")
+
+    def _list(self, value: dict[str, Any], key: str) -> list[Any]:
+        items = value.get(key)
+        if type(items) is not list:
+            raise ProtocolError(f"{key} must be a list")
+        return items
+
+    def _array(self, value: dict[str, Any]) -> ArrayValue:
+        index, origin = value.get("buffer"), value.get("origin")
+        if type(index) is not int or not 0 <= index < len(self.buffers) or index in self.used:
+            raise ProtocolError("array refers to a missing or reused buffer")
+        if origin not in ARRAY_ORIGINS:
+            raise ProtocolError("unknown array origin")
+        self.used.add(index)
+        stream = io.BytesIO(self.buffers[index])
+        try:
+            array = np.lib.format.read_array(stream, allow_pickle=False)
+        except Exception as exc:  # numpy raises several types for a corrupt .npy
+            raise ProtocolError(f"malformed array: {exc}") from None
+        if stream.read(1):
+            raise ProtocolError("trailing bytes after array")
+        if type(array) is not np.ndarray or array.dtype.kind not in ALLOWED_DTYPE_KINDS:
+            raise ProtocolError(f"arrays of dtype {array.dtype} cannot cross the channel")
+        if array.dtype.fields is not None or array.dtype.subdtype is not None:
+            raise ProtocolError("structured arrays cannot cross the channel")
+        return ArrayValue(array, str(origin))

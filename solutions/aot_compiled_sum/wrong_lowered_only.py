@@ -1,0 +1,9 @@
+"""Lowers but never compiles: a Lowered object cannot be called."""
+# expect: runtime_error
+
+import jax
+import jax.numpy as jnp
+
+
+def aot_compiled_sum(x):
+    return jax.jit(jnp.sum).lower(x)(x)

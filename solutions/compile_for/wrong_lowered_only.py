@@ -1,0 +1,9 @@
+"""Stops after lowering: the caller gets a Lowered, which cannot run."""
+# expect: wrong_answer
+
+import jax
+import jax.numpy as jnp
+
+
+def compile_for(example):
+    return jax.jit(jnp.sum).lower(example)

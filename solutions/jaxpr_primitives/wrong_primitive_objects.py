@@ -1,0 +1,9 @@
+"""Returns the Primitive objects instead of their names."""
+# expect: wrong_answer
+
+import jax
+
+
+def jaxpr_primitives(f, *args):
+    closed = jax.make_jaxpr(f)(*args)
+    return [equation.primitive for equation in closed.jaxpr.eqns]
