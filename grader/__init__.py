@@ -37,10 +37,23 @@ if TYPE_CHECKING:
     from grader.verdicts import Verdict
 
 _LOCATIONS = {
-    "grader.assertions": ("assert_compiled_ahead_of_time", "assert_rejects", "assert_same_array", "assert_same_value", "describe"),
+    "grader.assertions": (
+        "assert_compiled_ahead_of_time",
+        "assert_rejects",
+        "assert_same_array",
+        "assert_same_value",
+        "describe",
+    ),
     "grader.harness": ("grade_submission", "load_reference"),
     "grader.problem": ("Problem", "ProblemError", "all_problems", "load_problem"),
-    "grader.proxy": ("CallRecord", "JaxEvents", "PortableFunction", "RaisedBySubmission", "RemoteHandle", "SubmissionProxy"),
+    "grader.proxy": (
+        "CallRecord",
+        "JaxEvents",
+        "PortableFunction",
+        "RaisedBySubmission",
+        "RemoteHandle",
+        "SubmissionProxy",
+    ),
     "grader.report": ("Report", "TestResult"),
     "grader.source": ("SubmissionInputError", "SubmissionSource", "read_submission", "source_from_text"),
     "grader.strategies": ("JnpProgram", "arrays", "dtypes_other_than", "jnp_programs", "shapes_other_than"),

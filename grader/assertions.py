@@ -44,7 +44,9 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def assert_same_array(actual: Any, expected: Any, *, rtol: float | None = None, atol: float | None = None, what: str = "your result") -> None:
+def assert_same_array(
+    actual: Any, expected: Any, *, rtol: float | None = None, atol: float | None = None, what: str = "your result"
+) -> None:
     """Assert ``actual`` is the same kind of array as ``expected``, then equal within tolerance.
 
     Checked in order, each with its own message: the kind of object (a JAX array, a NumPy
@@ -53,10 +55,16 @@ def assert_same_array(actual: Any, expected: Any, *, rtol: float | None = None, 
     """
     expected_kind = _kind(expected)
     if _kind(actual) != expected_kind:
-        hint = " (did you compute it with NumPy instead of JAX?)" if expected_kind == "jax.Array" and _kind(actual).startswith("numpy") else ""
+        hint = (
+            " (did you compute it with NumPy instead of JAX?)"
+            if expected_kind == "jax.Array" and _kind(actual).startswith("numpy")
+            else ""
+        )
         raise AssertionError(f"{what} is {describe(actual)}, but {describe(expected)} was expected{hint}")
     if isinstance(actual, WideJaxArray):
-        raise AssertionError(f"{what} has dtype {actual.dtype}, but {expected.dtype} was expected (is jax_enable_x64 on?)")
+        raise AssertionError(
+            f"{what} has dtype {actual.dtype}, but {expected.dtype} was expected (is jax_enable_x64 on?)"
+        )
     actual_array, expected_array = np.asarray(actual), np.asarray(expected)
     if actual_array.shape != expected_array.shape:
         raise AssertionError(f"{what} has shape {actual_array.shape}, but shape {expected_array.shape} was expected")
@@ -87,7 +95,10 @@ def assert_same_value(actual: Any, expected: Any, *, what: str = "your result") 
         raise AssertionError(f"{what} is {describe(actual)}, but a {type(expected).__name__} was expected")
     if isinstance(expected, (list, tuple)):
         if len(actual) != len(expected):
-            raise AssertionError(f"{what} has {len(actual)} items, but {len(expected)} were expected: got {actual!r}, expected {expected!r}")
+            raise AssertionError(
+                f"{what} has {len(actual)} items, but {len(expected)} were expected: "
+                f"got {actual!r}, expected {expected!r}"
+            )
         for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
             try:
                 assert_same_value(a, e, what=f"item {index} of {what}")
@@ -104,7 +115,9 @@ def assert_same_value(actual: Any, expected: Any, *, what: str = "your result") 
         raise AssertionError(f"{what} is {actual!r}, but {expected!r} was expected")
 
 
-def assert_rejects(function: RemoteHandle | Callable[..., Any], error: type[Exception], *args: Any, why: str = "") -> None:
+def assert_rejects(
+    function: RemoteHandle | Callable[..., Any], error: type[Exception], *args: Any, why: str = ""
+) -> None:
     """Assert that calling ``function(*args)`` in the submission raises ``error``.
 
     For shape-bound executables: ``assert_rejects(compiled, TypeError, wrong_shape_input)``.
@@ -116,7 +129,9 @@ def assert_rejects(function: RemoteHandle | Callable[..., Any], error: type[Exce
             raise
         return
     shown = ", ".join(describe(arg) for arg in args)
-    raise AssertionError(f"calling it with {shown} should raise {error.__name__}{': ' + why if why else ''}, but it returned normally")
+    raise AssertionError(
+        f"calling it with {shown} should raise {error.__name__}{': ' + why if why else ''}, but it returned normally"
+    )
 
 
 def assert_compiled_ahead_of_time(submission: SubmissionProxy) -> None:

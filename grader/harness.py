@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib.util
+import os
+import sys
 import tempfile
 import time
 import types
@@ -18,10 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import hypothesis
+import jax
 import pytest
 
 from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
-from grader.problem import Problem
+from grader.problem import REPO_ROOT, Problem
 from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
 from grader.report import Report
 from grader.source import SubmissionSource
@@ -34,6 +37,20 @@ VISIBLE_TESTS_FILE = "test_visible.py"
 
 class ReferenceSolutionError(Exception):
     """The problem's reference solution is missing or broken (an instructor's mistake)."""
+
+
+def enable_compilation_cache() -> None:
+    """Keep the harness's own XLA executables on disk (reference solutions, expected values).
+
+    Grading is deterministic, so the reference meets the same inputs on every grading and
+    its compiles come back from this cache. Only this trusted process reads and writes it;
+    sandboxes never see it, so a submission's compiles are always real.
+    """
+    directory = os.environ.get("JAXJUDGE_XLA_CACHE_DIR", str(REPO_ROOT / ".cache" / "xla"))
+    if directory and jax.config.jax_compilation_cache_dir is None:  # type: ignore[attr-defined]
+        jax.config.update("jax_compilation_cache_dir", directory)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
 
 
 def load_reference(problem: Problem) -> types.ModuleType:
@@ -63,6 +80,7 @@ def grade_submission(
     without one, a new sandbox is started with ``backend`` and ``limits``.
     """
     started = time.perf_counter()
+    enable_compilation_cache()
     report = Report(problem=problem.slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=problem.points)
     try:
         ast.parse(source.text, filename=source.filename)
@@ -88,21 +106,29 @@ def _grade_in_session(
     try:
         reply_op, reply = session.request("load", source=source.text, filename=source.filename)
     except SandboxTimeout:
-        report.verdict, report.message = Verdict.TIME_LIMIT_EXCEEDED, "loading your code took longer than the time limit"
+        report.verdict, report.message = (
+            Verdict.TIME_LIMIT_EXCEEDED,
+            "loading your code took longer than the time limit",
+        )
         return
     except SandboxError as exc:
         report.verdict, report.message = Verdict.RUNTIME_ERROR, f"loading your code failed: {exc}"
         return
     if reply_op != "ok":
         error = submission_exception(
-            str(reply.get("type", "")), str(reply.get("builtin", "")), str(reply.get("message", "")), str(reply.get("traceback", ""))
+            str(reply.get("type", "")),
+            str(reply.get("builtin", "")),
+            str(reply.get("message", "")),
+            str(reply.get("traceback", "")),
         )
         verdict, message = explain_failure(error)
         report.verdict, report.message = verdict, f"while loading: {message}"
         return
     names = reply.get("names")
     proxy = SubmissionProxy(
-        session, [n for n in names if isinstance(n, str)] if isinstance(names, list) else [], JaxEvents.from_wire(reply.get("events"))
+        session,
+        [n for n in names if isinstance(n, str)] if isinstance(names, list) else [],
+        JaxEvents.from_wire(reply.get("events")),
     )
     plugin = run_tests(problem, proxy, reference, include_hidden=include_hidden)
     if plugin.collection_errors:
@@ -119,16 +145,18 @@ def _score(problem: Problem, report: Report) -> None:
         return
     for test in report.tests:
         share = problem.points * test.max_points / total_weight
-        test.max_points = round(share, 4)
+        test.max_points = round(share, 2)
         test.points = test.max_points if test.outcome == "passed" else 0.0
-    report.score = round(sum(test.points for test in report.tests), 4)
+    report.score = round(sum(test.points for test in report.tests), 2)
     report.verdict = worst({test.verdict for test in report.tests if test.outcome != "passed"})
     failed = [test.name for test in report.tests if test.outcome != "passed"]
     if failed:
         report.message = f"{len(failed)} of {len(report.tests)} tests failed: {', '.join(failed)}"
 
 
-def run_tests(problem: Problem, proxy: SubmissionProxy, reference: types.ModuleType, *, include_hidden: bool) -> GradingPlugin:
+def run_tests(
+    problem: Problem, proxy: SubmissionProxy, reference: types.ModuleType, *, include_hidden: bool
+) -> GradingPlugin:
     """Run the problem's tests with pytest in this process; the plugin holds the results."""
     plugin = GradingPlugin(proxy, reference)
     with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
@@ -149,8 +177,18 @@ def run_tests(problem: Problem, proxy: SubmissionProxy, reference: types.ModuleT
             "-p", "no:warnings",
             "--hypothesis-profile", "jaxjudge-grading",
         ]  # fmt: skip
-        pytest.main(args, plugins=[plugin])
+        try:
+            pytest.main(args, plugins=[plugin])
+        finally:
+            _forget_modules_under(folder)
     return plugin
+
+
+def _forget_modules_under(folder: Path) -> None:
+    """Drop the test modules of one run, so the next run imports its own under the same names."""
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(str(folder)):
+            del sys.modules[name]
 
 
 def _write(path: Path, text: str) -> str:

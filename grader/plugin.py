@@ -7,8 +7,7 @@ into a ``TestResult`` with a message for the student and the verdict its failure
 from __future__ import annotations
 
 import types
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Generator
 
 import pytest
 
@@ -19,6 +18,19 @@ from sandbox.session import SandboxTimeout
 
 HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
+
+
+class ReferenceSolution:
+    """The reference module under a short name, so failing examples do not print its path."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._module, name)
+
+    def __repr__(self) -> str:
+        return "reference"
 
 
 class GradingPlugin:
@@ -36,9 +48,9 @@ class GradingPlugin:
         return self._submission
 
     @pytest.fixture(scope="session")
-    def reference(self) -> types.ModuleType:
+    def reference(self) -> ReferenceSolution:
         """The reference solution, running here in the harness."""
-        return self._reference
+        return ReferenceSolution(self._reference)
 
     def pytest_configure(self, config: pytest.Config) -> None:
         config.addinivalue_line("markers", "points(weight): the test's share of the problem's points")
@@ -48,7 +60,9 @@ class GradingPlugin:
             self.collection_errors.append(str(report.longrepr)[-MAX_MESSAGE_CHARS:])
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
         if report.when == "call" or (report.failed and report.when == "setup"):
             self._record(item, call, report)
@@ -80,7 +94,9 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     """The verdict a failing test implies, and a message for the student."""
     if exc is None:
         return Verdict.INTERNAL_ERROR, "the test failed without an exception"
-    notes = "\n".join(str(note) for note in getattr(exc, "__notes__", ()) if "Falsifying" in str(note) or "=" in str(note))
+    notes = "\n".join(
+        str(note) for note in getattr(exc, "__notes__", ()) if "Falsifying" in str(note) or "=" in str(note)
+    )
     cause = _find(exc, (SubmissionUnavailable, RaisedBySubmission))
     if isinstance(cause, SubmissionUnavailable):
         if isinstance(cause.cause, SandboxTimeout):
@@ -124,7 +140,11 @@ def _submission_frames(remote_traceback: str) -> str:
     kept = []
     for index, line in enumerate(lines):
         # The submission is compiled under a bare file name; library frames have paths.
-        if line.lstrip().startswith('File "') and "/" not in line.split('"')[1] and not line.split('"')[1].startswith("<"):
+        if (
+            line.lstrip().startswith('File "')
+            and "/" not in line.split('"')[1]
+            and not line.split('"')[1].startswith("<")
+        ):
             kept.append(line.strip())
             if index + 1 < len(lines) and not lines[index + 1].lstrip().startswith("File "):
                 kept.append("  " + lines[index + 1].strip())

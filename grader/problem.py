@@ -108,8 +108,7 @@ class Problem:
         """The student view as one Markdown document (what ``grader show`` prints)."""
         parts = [
             f"# {self.title}",
-            f"**Difficulty:** {self.difficulty} · **Category:** {self.category} · "
-            f"**Tags:** {', '.join(self.tags)}",
+            f"**Difficulty:** {self.difficulty} · **Category:** {self.category} · **Tags:** {', '.join(self.tags)}",
             self.statement,
         ]
         if self.hints:

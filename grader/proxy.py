@@ -24,7 +24,9 @@ from sandbox import protocol
 from sandbox.session import SandboxError, SandboxSession
 
 # Methods a test may call on a handle; any other public name is read as an attribute.
-HANDLE_METHODS = frozenset({"as_text", "cost_analysis", "memory_analysis", "compile", "lower", "trace", "serialize", "call"})
+HANDLE_METHODS = frozenset(
+    {"as_text", "cost_analysis", "memory_analysis", "compile", "lower", "trace", "serialize", "call"}
+)
 
 
 class RaisedBySubmission(Exception):
@@ -46,9 +48,16 @@ class SubmissionUnavailable(Exception):
         self.cause = cause
 
 
-@functools.cache
+_EXCEPTION_CLASSES: dict[type[Exception], type[Exception]] = {}
+
+
 def _submission_exception_class(builtin: type[Exception]) -> type[Exception]:
-    return type(builtin.__name__, (RaisedBySubmission, builtin), {"__module__": "submission"})
+    """A subclass of ``builtin`` marked as raised by the submission, one per builtin."""
+    if builtin not in _EXCEPTION_CLASSES:
+        _EXCEPTION_CLASSES[builtin] = type(
+            builtin.__name__, (RaisedBySubmission, builtin), {"__module__": "submission"}
+        )
+    return _EXCEPTION_CLASSES[builtin]
 
 
 def submission_exception(type_name: str, builtin_name: str, message: str, remote_traceback: str) -> Exception:
@@ -158,10 +167,14 @@ class RemoteHandle:
         return self._ref.callable
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._proxy._request("call", f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs)
+        return self._proxy._request(
+            "call", f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs
+        )
 
     def call_method(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        return self._proxy._request("call", f"<{self.short_type}>.{name}", target=self._ref.id, method=name, args=args, kwargs=kwargs)
+        return self._proxy._request(
+            "call", f"<{self.short_type}>.{name}", target=self._ref.id, method=name, args=args, kwargs=kwargs
+        )
 
     def attribute(self, name: str) -> Any:
         return self._proxy._request("getattr", f"<{self.short_type}>.{name}", target=self._ref.id, name=name)
@@ -190,6 +203,9 @@ class SubmissionProxy:
         self._failure: SandboxError | None = None
         self.load_events = load_events
         self.calls: list[CallRecord] = []
+
+    def __repr__(self) -> str:
+        return "submission"
 
     @property
     def last_call(self) -> CallRecord:
@@ -260,7 +276,7 @@ class SubmissionProxy:
                 return array
             if jax.dtypes.canonicalize_dtype(array.dtype) != array.dtype:
                 return WideJaxArray(array)
-            return jnp.asarray(array)
+            return jax.device_put(array)
         if isinstance(value, protocol.HandleRef):
             return RemoteHandle(self, value)
         if isinstance(value, list):

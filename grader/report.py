@@ -83,13 +83,21 @@ class Report:
             time=f"{self.duration_s:.3f}",
         )
         properties = ET.SubElement(suite, "properties")
-        for name, value in (("verdict", str(self.verdict)), ("score", str(self.score)), ("max_score", str(self.max_score))):
+        for name, value in (
+            ("verdict", str(self.verdict)),
+            ("score", str(self.score)),
+            ("max_score", str(self.max_score)),
+        ):
             ET.SubElement(properties, "property", name=name, value=value)
         for test in self.tests:
-            case = ET.SubElement(suite, "testcase", classname=self.problem, name=test.name, time=f"{test.duration_s:.3f}")
+            case = ET.SubElement(
+                suite, "testcase", classname=self.problem, name=test.name, time=f"{test.duration_s:.3f}"
+            )
             if test.outcome in ("failed", "error"):
                 tag = "failure" if test.outcome == "failed" else "error"
-                ET.SubElement(case, tag, message=test.message.splitlines()[0] if test.message else test.outcome).text = test.message
+                ET.SubElement(
+                    case, tag, message=test.message.splitlines()[0] if test.message else test.outcome
+                ).text = test.message
         if self.message and not self.tests:
             case = ET.SubElement(suite, "testcase", classname=self.problem, name="load")
             ET.SubElement(case, "error", message=str(self.verdict)).text = self.message

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -25,7 +24,8 @@ _FLOAT_BOUNDS = {"float16": 8.0, "float32": 1000.0}
 def _elements(dtype: np.dtype) -> st.SearchStrategy[Any]:
     if dtype.kind == "f":
         bound = _FLOAT_BOUNDS.get(dtype.name, 1000.0)
-        return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=dtype.itemsize * 8)
+        width: Literal[16, 32, 64] = 16 if dtype.itemsize == 2 else 32 if dtype.itemsize == 4 else 64
+        return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=width)
     return hnp.from_dtype(dtype)
 
 
@@ -43,9 +43,13 @@ def arrays(
     Shapes have ``min_dims`` to ``max_dims`` axes of ``min_side`` to ``max_side``
     elements, unless ``shape`` fixes one.
     """
-    shapes = st.just(shape) if shape is not None else hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+    shapes = (
+        st.just(shape)
+        if shape is not None
+        else hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+    )
     return st.sampled_from(dtypes).flatmap(
-        lambda name: hnp.arrays(np.dtype(name), shapes, elements=_elements(np.dtype(name))).map(jnp.asarray)
+        lambda name: hnp.arrays(np.dtype(name), shapes, elements=_elements(np.dtype(name))).map(jax.device_put)
     )
 
 
@@ -113,7 +117,5 @@ def jnp_programs(draw: st.DrawFn, *, max_steps: int = 5) -> JnpProgram:
     lines.append(f"    return {current}")
     size = draw(st.integers(1, 8))
     element = st.floats(-3, 3, allow_nan=False, allow_subnormal=False, width=32)
-    args = tuple(
-        jnp.asarray(draw(hnp.arrays(np.float32, (size,), elements=element))) for _ in names
-    )
+    args = tuple(jax.device_put(draw(hnp.arrays(np.float32, (size,), elements=element))) for _ in names)
     return JnpProgram(PortableFunction("\n".join(lines) + "\n"), args)

@@ -77,7 +77,9 @@ class BwrapBackend(Backend):
     def __init__(self, executable: str | None = None) -> None:
         found = executable or shutil.which("bwrap")
         if found is None:
-            raise BackendUnavailable("bubblewrap (bwrap) is not installed; run `make setup` or apt-get install bubblewrap")
+            raise BackendUnavailable(
+                "bubblewrap (bwrap) is not installed; run `make setup` or apt-get install bubblewrap"
+            )
         self.executable = found
 
     def command(self, limits: SandboxLimits) -> list[str]:
@@ -85,14 +87,20 @@ class BwrapBackend(Backend):
             self.executable,
             "--unshare-all",
             "--unshare-user",
-            "--uid", str(SANDBOX_UID),
-            "--gid", str(SANDBOX_UID),
+            "--uid",
+            str(SANDBOX_UID),
+            "--gid",
+            str(SANDBOX_UID),
             "--die-with-parent",
             "--new-session",
-            "--cap-drop", "ALL",
+            "--cap-drop",
+            "ALL",
             "--clearenv",
-            "--hostname", "sandbox",
-            "--ro-bind", "/usr", "/usr",
+            "--hostname",
+            "sandbox",
+            "--ro-bind",
+            "/usr",
+            "/usr",
         ]
         for name in ("bin", "lib", "lib64", "sbin"):
             if os.path.islink(f"/{name}"):
@@ -106,8 +114,7 @@ class BwrapBackend(Backend):
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
         for key, value in self.environment().items():
             args += ["--setenv", key, value]
-        args += ["--", sys.executable, "-I", f"{RUNTIME_MOUNT}/sandbox/runtime.py"]
-        return self.resource_limits(limits) + args
+        return [*self.resource_limits(limits), *args, "--", *runtime_command(RUNTIME_MOUNT)]
 
 
 class ProcessBackend(Backend):
@@ -125,7 +132,13 @@ class ProcessBackend(Backend):
         )
 
     def command(self, limits: SandboxLimits) -> list[str]:
-        return self.resource_limits(limits) + [sys.executable, "-I", str(SANDBOX_PACKAGE / "runtime.py")]
+        return [*self.resource_limits(limits), *runtime_command(str(SANDBOX_PACKAGE.parent))]
+
+
+def runtime_command(package_parent: str) -> list[str]:
+    """Start the runtime with ``python -I`` (no environment, no user site, no cwd on the path)."""
+    bootstrap = f"import sys; sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
+    return [sys.executable, "-I", "-c", bootstrap]
 
 
 def interpreter_paths() -> list[str]:

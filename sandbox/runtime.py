@@ -1,8 +1,8 @@
 """The in-sandbox runtime: loads a submission and serves the harness's calls on it.
 
-Started by a backend as ``python -I /opt/jaxjudge/sandbox/runtime.py`` inside the sandbox,
-it imports JAX before any submission exists (that is the slow part, so a pool can start
-it early), announces ``ready`` and then answers one request at a time on fds 0 and 1:
+Started by a backend inside the sandbox (see ``backends.runtime_command``), it imports JAX
+before any submission exists (that is the slow part, so a pool can start it early),
+announces ``ready`` and then answers one request at a time on fds 0 and 1:
 
 - ``load(source, filename)``: run the submission as the module ``submission``;
 - ``call(target, method, args, kwargs)``: call a top-level function of the submission or
@@ -20,21 +20,11 @@ process is as untrusted as the submission it hosts.
 
 from __future__ import annotations
 
-import os
-import sys
-
-if __name__ == "__main__" and not __package__:
-    # Run as a script: make the directory holding the ``sandbox`` package importable,
-    # then hand over to the module proper so that there is one copy of it.
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    from sandbox.runtime import main
-
-    main()
-    raise SystemExit(0)
-
 import builtins
 import collections
 import functools
+import os
+import sys
 import time
 import traceback
 import types
@@ -115,7 +105,7 @@ class Runtime:
 
             return wrapper
 
-        jax.jit = counted("jit", jax.jit)
+        setattr(jax, "jit", counted("jit", jax.jit))  # noqa: B010 - jax.jit has no declared setter
         stages.Traced.lower = counted("lower", stages.Traced.lower)  # type: ignore[method-assign]
         stages.Lowered.compile = counted("compile", stages.Lowered.compile)  # type: ignore[method-assign]
         stages.Compiled.__call__ = counted("compiled_call", stages.Compiled.__call__)  # type: ignore[method-assign]
@@ -165,7 +155,7 @@ class Runtime:
         """Turn a decoded argument into what the submission expects to receive."""
         if isinstance(value, protocol.ArrayValue):
             if value.origin == "jax":
-                return self.jnp.asarray(value.array)
+                return self.jax.device_put(value.array)
             return value.array[()] if value.origin == "numpy-scalar" else value.array
         if isinstance(value, protocol.HandleRef):
             return self._handle(value.id)
@@ -202,9 +192,7 @@ class Runtime:
         self.module = module
         code = compile(source, filename, "exec", dont_inherit=True)
         _, events = self._measured(lambda: exec(code, module.__dict__))
-        names = sorted(
-            name for name, value in vars(module).items() if not name.startswith("_") and callable(value)
-        )
+        names = sorted(name for name, value in vars(module).items() if not name.startswith("_") and callable(value))
         return {"names": names, "events": events}
 
     def call(self, target: Any, method: Any, args: Any, kwargs: Any) -> dict[str, Any]:
@@ -244,7 +232,7 @@ class Runtime:
                 continue
             try:
                 reply = handler(**fields)
-            except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too
+            except BaseException as exc:
                 self.send_error(exc)
                 continue
             try:
@@ -257,9 +245,7 @@ class Runtime:
         # The nearest builtin base class lets the harness re-raise e.g. a JAX error that
         # subclasses TypeError as a TypeError.
         builtin = next(c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c)
-        self.send(
-            "error", type=type(exc).__name__, builtin=builtin, message=str(exc)[:4000], traceback=text[-8000:]
-        )
+        self.send("error", type=type(exc).__name__, builtin=builtin, message=str(exc)[:4000], traceback=text[-8000:])
 
     def send(self, op: str, **fields: Any) -> None:
         self.channel_out.write(protocol.pack(op, **fields))

@@ -6,6 +6,7 @@ strictly, and a sandbox that stops answering in time is killed with every proces
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -67,9 +68,7 @@ class SandboxSession:
             if op != "ready":
                 raise SandboxProtocolError(f"expected ready, got {op!r}")
             self._ready = fields
-            self.info.update(
-                {key: str(fields.get(key, ""))[:200] for key in ("device", "jax_version")}
-            )
+            self.info.update({key: str(fields.get(key, ""))[:200] for key in ("device", "jax_version")})
         return self._ready
 
     def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
@@ -82,10 +81,8 @@ class SandboxSession:
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""
         if self.process.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
@@ -178,8 +175,9 @@ class SandboxSession:
 
     def _drain_stderr(self) -> None:
         assert self.process.stderr is not None
+        fd = self.process.stderr.fileno()
         # Keep reading past the cap so that a chatty submission never blocks on a full pipe.
-        for chunk in iter(lambda: self.process.stderr.read1(65536), b""):  # type: ignore[union-attr]
+        for chunk in iter(lambda: os.read(fd, 65536), b""):
             self._stderr_total += len(chunk)
             room = self.limits.output_bytes - len(self._stderr)
             if room > 0:

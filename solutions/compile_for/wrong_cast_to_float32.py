@@ -1,5 +1,5 @@
 """Casts the example to float32 first, so the executable has the wrong signature."""
-# expect: wrong_answer
+# expect: runtime_error
 
 import jax
 import jax.numpy as jnp

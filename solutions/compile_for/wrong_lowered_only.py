@@ -1,5 +1,5 @@
 """Stops after lowering: the caller gets a Lowered, which cannot run."""
-# expect: wrong_answer
+# expect: runtime_error
 
 import jax
 import jax.numpy as jnp
