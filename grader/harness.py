@@ -143,11 +143,11 @@ def _score(problem: Problem, report: Report) -> None:
     if not report.tests or total_weight <= 0:
         report.verdict, report.message = Verdict.INTERNAL_ERROR, "the problem has no tests"
         return
+    passed_weight = sum(test.max_points for test in report.tests if test.outcome == "passed")
     for test in report.tests:
-        share = problem.points * test.max_points / total_weight
-        test.max_points = round(share, 2)
+        test.max_points = round(problem.points * test.max_points / total_weight, 2)
         test.points = test.max_points if test.outcome == "passed" else 0.0
-    report.score = round(sum(test.points for test in report.tests), 2)
+    report.score = round(problem.points * passed_weight / total_weight, 2)
     report.verdict = worst({test.verdict for test in report.tests if test.outcome != "passed"})
     failed = [test.name for test in report.tests if test.outcome != "passed"]
     if failed:

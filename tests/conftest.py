@@ -1,0 +1,88 @@
+"""Shared fixtures: throwaway problems written as real notebooks, and a grading helper."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+STATEMENT = """
+## Why this matters
+
+A test problem.
+
+## Worked mini-example
+
+`f(1) == 1`
+
+## Common pitfalls
+
+None.
+
+## Problem
+
+Write `answer()`.
+"""
+
+
+def write_problem(
+    root: Path,
+    slug: str,
+    *,
+    hidden_tests: str,
+    reference: str,
+    visible_tests: str = "",
+    starter: str = "def answer():\n    raise NotImplementedError\n",
+    entry_points: tuple[str, ...] = ("answer",),
+    wrong: dict[str, str] | None = None,
+    **metadata: object,
+) -> Path:
+    """Write ``problems/<slug>.ipynb`` and ``solutions/<slug>/`` under ``root``."""
+    notebook = new_notebook()
+    notebook.metadata["grader"] = {
+        "slug": slug,
+        "title": f"Test problem {slug}",
+        "difficulty": "easy",
+        "category": "testing",
+        "tags": ["test"],
+        "entry_points": list(entry_points),
+        "max_examples": 5,
+        **metadata,
+    }
+    cells = [new_markdown_cell(STATEMENT.strip()), new_markdown_cell("A hint.")]
+    cells[1].metadata["tags"] = ["hint"]
+    for tag, source in (("starter", starter), ("tests", visible_tests), ("hidden-tests", hidden_tests)):
+        if source:
+            cell = new_code_cell(textwrap.dedent(source).strip())
+            cell.metadata["tags"] = [tag]
+            cells.append(cell)
+    notebook.cells = cells
+    (root / "problems").mkdir(parents=True, exist_ok=True)
+    solutions = root / "solutions" / slug
+    solutions.mkdir(parents=True, exist_ok=True)
+    (solutions / "reference.py").write_text(textwrap.dedent(reference))
+    for name, source in (wrong or {}).items():
+        (solutions / f"wrong_{name}.py").write_text(textwrap.dedent(source))
+    path = root / "problems" / f"{slug}.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+@pytest.fixture
+def problem_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private problems/ and solutions/ pair that the grader looks in."""
+    monkeypatch.setenv("JAXJUDGE_PROBLEMS_DIR", str(tmp_path / "problems"))
+    monkeypatch.setenv("JAXJUDGE_SOLUTIONS_DIR", str(tmp_path / "solutions"))
+    return tmp_path
+
+
+@pytest.fixture
+def make_problem(problem_root: Path) -> Callable[..., Path]:
+    def make(slug: str, **kwargs: object) -> Path:
+        return write_problem(problem_root, slug, **kwargs)  # type: ignore[arg-type]
+
+    return make

@@ -1,0 +1,97 @@
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.problem import ProblemError, all_problems, load_problem
+
+BUNDLED = ("aot_compiled_sum", "compile_for", "jaxpr_primitives")
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_bundled_problems_load_with_all_sections(slug):
+    problem = load_problem(slug)
+    assert problem.slug == slug
+    assert problem.difficulty in ("easy", "medium", "hard")
+    assert problem.hints and problem.starter and problem.hidden_tests and problem.visible_tests
+    for section in ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem"):
+        assert f"## {section}" in problem.statement
+
+
+def test_the_bundled_problems_are_the_three_of_the_issue():
+    problems = {p.slug: p for p in all_problems()}
+    assert set(problems) == set(BUNDLED)
+    assert problems["aot_compiled_sum"].difficulty == "hard"
+    assert problems["compile_for"].difficulty == "medium"
+    assert problems["jaxpr_primitives"].category == "tracing"
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_student_view_holds_no_hidden_test_and_no_solution(slug):
+    problem = load_problem(slug)
+    view = problem.student_notebook()
+    text = nbformat.writes(view) + problem.student_markdown()
+    for cell in problem.notebook.cells:
+        if "hidden-tests" in cell.metadata.get("tags", []):
+            # Every line of the hidden tests that is specific to them must be absent.
+            for line in cell.source.splitlines():
+                if line.startswith("def test_"):
+                    assert line not in text
+    assert all("hidden-tests" not in c.metadata.get("tags", []) for c in view.cells)
+    reference = problem.reference_solution.read_text()
+    solution_lines = [line.strip() for line in reference.splitlines() if line.strip().startswith("return")]
+    assert solution_lines
+    for line in solution_lines:
+        assert line not in text
+    assert "reference" not in json.dumps(view.metadata)
+
+
+def _broken_copy(tmp_path: Path, change) -> Path:
+    notebook = nbformat.read(load_problem("aot_compiled_sum").path, as_version=4)
+    change(notebook)
+    path = tmp_path / "aot_compiled_sum.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda nb: nb.metadata["grader"].update(difficulty="hardest"), "metadata.grader.difficulty: must be one of"),
+        (lambda nb: nb.metadata["grader"].pop("title"), "metadata.grader.title: missing"),
+        (lambda nb: nb.metadata["grader"].update(tags="jax"), "metadata.grader.tags: must be a non-empty list"),
+        (lambda nb: nb.metadata["grader"].update(colour="red"), "metadata.grader.colour: unknown field"),
+        (lambda nb: nb.metadata["grader"].update(max_examples=0), "metadata.grader.max_examples: must be a number"),
+        (lambda nb: nb.metadata["grader"].update(slug="other"), "metadata.grader.slug: 'other' must match"),
+        (lambda nb: nb.cells[1].metadata.update(tags=["hiddentests"]), "cell 1: unknown tag 'hiddentests'"),
+        (lambda nb: nb.cells.pop(0), "statement: missing the section '## Why this matters'"),
+        (lambda nb: nb.metadata.pop("grader"), "metadata.grader: missing"),
+    ],
+)
+def test_bad_metadata_is_reported_with_notebook_and_field(tmp_path, change, expected):
+    path = _broken_copy(tmp_path, change)
+    with pytest.raises(ProblemError) as error:
+        load_problem(path)
+    assert str(path) in str(error.value)
+    assert expected in str(error.value)
+
+
+def test_hidden_tests_are_required(tmp_path):
+    def drop_hidden(nb):
+        nb.cells = [c for c in nb.cells if "hidden-tests" not in c.metadata.get("tags", [])]
+
+    with pytest.raises(ProblemError, match="no hidden-tests cell"):
+        load_problem(_broken_copy(tmp_path, drop_hidden))
+
+
+def test_unknown_slug_lists_the_known_ones():
+    with pytest.raises(ProblemError, match=r"unknown problem 'nope' \(known problems: aot_compiled_sum"):
+        load_problem("nope")
+
+
+def test_not_a_notebook(tmp_path):
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{not json")
+    with pytest.raises(ProblemError, match="not a readable notebook"):
+        load_problem(path)

@@ -1,0 +1,202 @@
+"""The bwrap sandbox, tried for real: what a submission can reach and how it is stopped."""
+
+import os
+import textwrap
+import time
+
+import pytest
+
+from sandbox.backends import BwrapBackend, SandboxLimits, interpreter_paths
+from sandbox.session import SandboxCrashed, SandboxSession, SandboxTimeout
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run_in_sandbox(source: str, *calls: str, limits: SandboxLimits | None = None):
+    """Load ``source`` in a fresh bwrap sandbox and call each named function; return replies."""
+    with SandboxSession(BwrapBackend(), limits) as session:
+        op, reply = session.request("load", source=textwrap.dedent(source), filename="submission.py")
+        assert op == "ok", reply
+        return [session.request("call", target=name, method=None, args=[], kwargs={}) for name in calls]
+
+
+def value_of(source: str, name: str = "probe"):
+    [(op, reply)] = run_in_sandbox(source, name)
+    assert op == "ok", reply
+    return reply["value"]
+
+
+def test_the_runtime_reports_ready_with_its_device():
+    with SandboxSession(BwrapBackend()) as session:
+        ready = session.wait_ready()
+        assert ready["device"].startswith("cpu")
+        assert session.info["backend"] == "bwrap"
+
+
+def test_project_files_are_invisible():
+    seen, listing = value_of(
+        f"""
+        import os
+        def probe():
+            paths = [{REPO + "/problems"!r}, {REPO + "/solutions"!r}, {REPO + "/grader"!r}, "/home", "/etc/passwd"]
+            listing = os.listdir({REPO!r}) if os.path.isdir({REPO!r}) else []
+            return [p for p in paths if os.path.exists(p)], listing
+        """
+    )
+    assert seen == []
+    # At most the mount point of a virtualenv inside the checkout: nothing else of it.
+    assert set(listing) <= {".venv"}
+
+
+def test_only_the_interpreter_is_mounted_read_only():
+    result = value_of(
+        """
+        import os, sys
+        def probe():
+            written = []
+            for path in [sys.prefix, sys.base_prefix, "/usr", "/opt/jaxjudge/sandbox"]:
+                try:
+                    open(os.path.join(path, "planted.py"), "w").write("x = 1")
+                    written.append(path)
+                except OSError:
+                    pass
+            return written
+        """
+    )
+    assert result == []
+    assert all(os.path.isdir(path) for path in interpreter_paths())
+
+
+def test_environment_is_cleared_and_uid_is_unprivileged(monkeypatch):
+    monkeypatch.setenv("JAXJUDGE_SECRET_CANARY", "hidden-value-1234")
+    environ, uid = value_of(
+        """
+        import os
+        def probe():
+            return (dict(os.environ), os.getuid())
+        """
+    )
+    # What the backend sets, plus what JAX and the shell set for themselves at start-up.
+    assert set(environ) <= {"PATH", "LANG", "JAX_PLATFORMS", "PWD", "TPU_SKIP_MDS_QUERY", "TF_CPP_MIN_LOG_LEVEL"}
+    assert "hidden-value-1234" not in str(environ)
+    assert uid == 65534
+
+
+def test_tmp_is_fresh_and_private_for_each_sandbox():
+    write = """
+        import os
+        def probe():
+            before = os.listdir("/tmp")
+            open("/tmp/left-behind", "w").write("x")
+            return before
+        """
+    assert value_of(write) == []
+    assert value_of(write) == []
+
+
+@pytest.mark.parametrize(
+    "connect",
+    [
+        "socket.create_connection(('127.0.0.1', 22), timeout=2)",
+        "socket.create_connection(('::1', 22), timeout=2)",
+        "socket.create_connection(('1.1.1.1', 53), timeout=2)",
+        "socket.socket(socket.AF_UNIX).connect('/run/systemd/private')",
+    ],
+)
+def test_there_is_no_network(connect):
+    result = value_of(
+        f"""
+        import socket
+        def probe():
+            try:
+                {connect}
+            except OSError as exc:
+                return type(exc).__name__
+            return "connected"
+        """
+    )
+    assert result != "connected"
+
+
+def test_only_its_own_processes_are_visible():
+    pids = value_of(
+        """
+        import os
+        def probe():
+            return sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+        """
+    )
+    assert max(pids) < 10
+
+
+def test_printing_does_not_corrupt_the_channel():
+    with SandboxSession(BwrapBackend()) as session:
+        session.request("load", source="def probe():\n    print('PASSED' * 100)\n    return 7\n", filename="s.py")
+        op, reply = session.request("call", target="probe", method=None, args=[], kwargs={})
+        assert (op, reply["value"]) == ("ok", 7)
+        time.sleep(0.1)
+        assert "PASSED" in session.output
+
+
+def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
+    limits = SandboxLimits(wall_seconds=30, call_seconds=2)
+    source = """
+        import os, time
+        def probe():
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:
+                        time.sleep(1)
+                os._exit(0)
+            while True:
+                pass
+        """
+    started = time.monotonic()
+    with SandboxSession(BwrapBackend(), limits) as session:
+        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        with pytest.raises(SandboxTimeout):
+            session.request("call", target="probe", method=None, args=[], kwargs={})
+        assert session.killed_for_time and not session.alive
+    assert time.monotonic() - started < 10
+    # The double-forked child lived in the sandbox's PID namespace, which died with it.
+    survivors = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).endswith("sandbox.runtime import main; main()")]
+    assert survivors == []
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def test_os_exit_is_seen_as_a_crash():
+    with SandboxSession(BwrapBackend()) as session:
+        session.request("load", source="import os\ndef probe():\n    os._exit(0)\n", filename="s.py")
+        with pytest.raises(SandboxCrashed, match="exited with status 0"):
+            session.request("call", target="probe", method=None, args=[], kwargs={})
+
+
+def test_forged_reply_bytes_on_the_channel_are_a_protocol_error_not_a_crash_of_the_harness():
+    source = """
+        import os
+        def probe():
+            # The channel's copy of stdout: write a frame announcing a huge payload.
+            for fd in range(3, 20):
+                try:
+                    os.write(fd, b"\\xff\\xff\\xff\\xff")
+                except OSError:
+                    pass
+            return 1
+        """
+    with SandboxSession(BwrapBackend()) as session:
+        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        try:
+            op, _ = session.request("call", target="probe", method=None, args=[], kwargs={})
+        except Exception as exc:  # the harness refuses the frame and kills the sandbox
+            assert type(exc).__name__ in ("SandboxProtocolError", "SandboxCrashed", "SandboxTimeout")
+            assert not session.alive
+        else:
+            assert op == "ok"
