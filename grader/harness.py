@@ -175,6 +175,7 @@ def run_tests(
             "-p", "no:cacheprovider",
             "-p", "no:terminal",
             "-p", "no:warnings",
+            "-p", "grader.plugin",
             "--hypothesis-profile", "jaxjudge-grading",
         ]  # fmt: skip
         try:

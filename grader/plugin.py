@@ -18,6 +18,19 @@ from sandbox.session import SandboxTimeout
 
 HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
+RUN: pytest.StashKey[GradingPlugin] = pytest.StashKey()
+
+
+@pytest.fixture(scope="session")
+def submission(request: pytest.FixtureRequest) -> SubmissionProxy:
+    """The student's module, running in the sandbox."""
+    return request.config.stash[RUN]._submission
+
+
+@pytest.fixture(scope="session")
+def reference(request: pytest.FixtureRequest) -> ReferenceSolution:
+    """The reference solution, running here in the harness."""
+    return ReferenceSolution(request.config.stash[RUN]._reference)
 
 
 class ReferenceSolution:
@@ -34,7 +47,10 @@ class ReferenceSolution:
 
 
 class GradingPlugin:
-    """Registered with ``pytest.main(plugins=[...])`` for one grading run."""
+    """Registered with ``pytest.main(plugins=[...])`` for one grading run.
+
+    This module's fixtures find the run's submission and reference through it.
+    """
 
     def __init__(self, submission: SubmissionProxy, reference: types.ModuleType) -> None:
         self._submission = submission
@@ -42,18 +58,9 @@ class GradingPlugin:
         self.results: list[TestResult] = []
         self.collection_errors: list[str] = []
 
-    @pytest.fixture(scope="session")
-    def submission(self) -> SubmissionProxy:
-        """The student's module, running in the sandbox."""
-        return self._submission
-
-    @pytest.fixture(scope="session")
-    def reference(self) -> ReferenceSolution:
-        """The reference solution, running here in the harness."""
-        return ReferenceSolution(self._reference)
-
     def pytest_configure(self, config: pytest.Config) -> None:
         config.addinivalue_line("markers", "points(weight): the test's share of the problem's points")
+        config.stash[RUN] = self
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from grader.harness import grade_submission
 from grader.problem import Problem, all_problems, load_problem
+from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from sandbox.backends import Backend, get_backend
@@ -31,6 +32,7 @@ class Check:
     verdict: Verdict
     ok: bool
     detail: str
+    report: Report
 
 
 def expected_verdict(path: Path) -> Verdict | None:
@@ -42,18 +44,18 @@ def validate_problem(problem: Problem, backend: Backend) -> list[Check]:
     """Grade the reference, the starter and every wrong solution of one problem."""
     checks = []
     reference = grade_submission(problem, read_submission(problem.reference_solution), backend=backend)
-    checks.append(Check(problem.slug, "reference", reference.verdict, reference.accepted, reference.message))
+    checks.append(Check(problem.slug, "reference", reference.verdict, reference.accepted, reference.message, reference))
     starter = grade_submission(problem, SubmissionSource(problem.starter, "starter.py"), backend=backend)
-    checks.append(Check(problem.slug, "starter", starter.verdict, not starter.accepted, starter.message))
+    checks.append(Check(problem.slug, "starter", starter.verdict, not starter.accepted, starter.message, starter))
     wrong_solutions = problem.wrong_solutions()
     if not wrong_solutions:
-        checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found"))
+        checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
     for path in wrong_solutions:
         report = grade_submission(problem, read_submission(path), backend=backend)
         wanted = expected_verdict(path)
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
-        checks.append(Check(problem.slug, path.name, report.verdict, ok, detail))
+        checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
     return checks
 
 

@@ -160,7 +160,9 @@ def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
         assert session.killed_for_time and not session.alive
     assert time.monotonic() - started < 10
     # The double-forked child lived in the sandbox's PID namespace, which died with it.
-    survivors = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).endswith("sandbox.runtime import main; main()")]
+    survivors = [
+        p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).endswith("sandbox.runtime import main; main()")
+    ]
     assert survivors == []
 
 
