@@ -35,7 +35,9 @@ def test_reference_is_accepted_with_json_and_junit(tmp_path):
 
 
 def test_wrong_solution_exits_1_and_says_what_was_wrong():
-    result = run_cli("grade", "--problem", "aot_compiled_sum", "solutions/aot_compiled_sum/wrong_value.py", "--json", "-")
+    result = run_cli(
+        "grade", "--problem", "aot_compiled_sum", "solutions/aot_compiled_sum/wrong_value.py", "--json", "-"
+    )
     assert result.returncode == 1
     report = json.loads(result.stdout[result.stdout.index("{") :])
     assert report["verdict"] == "wrong_answer"
@@ -82,9 +84,20 @@ def _bad_inputs(tmp_path):
     }
 
 
-@pytest.mark.parametrize(
-    "case", ["missing", "unknown problem", "empty", "non-utf8", "binary", "10 MB", "magic", "no command", "show unknown"]
-)
+BAD_INPUTS = [
+    "missing",
+    "unknown problem",
+    "empty",
+    "non-utf8",
+    "binary",
+    "10 MB",
+    "magic",
+    "no command",
+    "show unknown",
+]
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_gives_one_clear_line_and_exit_2(tmp_path, case):
     args, expected = _bad_inputs(tmp_path)[case]
     result = run_cli(*args)
