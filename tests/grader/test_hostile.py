@@ -206,3 +206,21 @@ def test_syntax_errors_are_reported_without_a_sandbox():
     assert report.verdict == Verdict.SYNTAX_ERROR
     assert "line 1" in report.message
     assert report.sandbox == {}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def answer():\n    while True:\n        pass\n",
+        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nsignal.alarm(0)\n"
+        "def answer():\n    time.sleep(3600)\n",
+    ],
+    ids=["busy_loop", "sleep_ignoring_sigterm"],
+)
+def test_a_submission_that_never_answers_gets_time_limit_exceeded(make_problem, code):
+    make_problem("slow", hidden_tests=CANARY_HIDDEN_TESTS, reference=CANARY_REFERENCE, time_limit_s=4)
+    report = grade(load_problem("slow"), code)
+    assert report.verdict == Verdict.TIME_LIMIT_EXCEEDED, report.summary()
+    assert report.duration_s < 15
+    # The harness is unharmed: the next submission is graded normally.
+    assert grade(load_problem("slow"), f"def answer():\n    return {SECRET!r}\n").verdict == Verdict.ACCEPTED
