@@ -1,0 +1,75 @@
+"""Wall time of `python -m grader grade` on the bundled reference solutions.
+
+Run: .venv/bin/python -m bench.grade_latency [--runs 5] [--problem SLUG ...]
+
+Prints, per problem, the median and p90 of the whole command's wall time, the median of
+the grading itself (the report's duration_s), and the median start-up of Python + `import
+jax`, which every grading pays once in the harness and once in the sandbox (in parallel).
+The first run of each problem may include filling the harness's XLA cache; pass
+--cold to clear that cache before every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def timed(command: list[str], env_cache: str | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
+    env = None
+    if env_cache is not None:
+        import os
+
+        env = {**os.environ, "JAXJUDGE_XLA_CACHE_DIR": env_cache}
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=env, check=False)
+    return time.perf_counter() - started, result
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--problem", nargs="*", default=["aot_compiled_sum", "compile_for", "jaxpr_primitives"])
+    parser.add_argument("--cold", action="store_true", help="clear the harness's XLA cache before every run")
+    args = parser.parse_args()
+
+    startup = [timed([sys.executable, "-c", "import jax, jax.numpy"])[0] for _ in range(args.runs)]
+    print(f"python + import jax: median {statistics.median(startup):.2f}s")
+    for slug in args.problem:
+        walls, grading = [], []
+        cache = tempfile.mkdtemp(prefix="jaxjudge-bench-xla-")
+        for _ in range(args.runs):
+            if args.cold:
+                shutil.rmtree(cache, ignore_errors=True)
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                command = [sys.executable, "-m", "grader", "grade", "--problem", slug]
+                command += [f"solutions/{slug}/reference.py", "--json", out.name]
+                wall, result = timed(command, cache)
+                if result.returncode != 0:
+                    raise SystemExit(f"{slug}: grading failed:\n{result.stdout}{result.stderr}")
+                grading.append(json.loads(Path(out.name).read_text())["duration_s"])
+            walls.append(wall)
+        shutil.rmtree(cache, ignore_errors=True)
+        median = statistics.median(walls)
+        print(
+            f"{slug:<18} wall median {median:.2f}s p90 {p90(walls):.2f}s; grading median "
+            f"{statistics.median(grading):.2f}s; jax start-up is {statistics.median(startup) / median:.0%} of the wall"
+        )
+
+
+if __name__ == "__main__":
+    main()
