@@ -90,8 +90,10 @@ def test_tmp_is_fresh_and_private_for_each_sandbox():
             open("/tmp/left-behind", "w").write("x")
             return before
         """
-    assert value_of(write) == []
-    assert value_of(write) == []
+    # Only mount points of the interpreter (a virtualenv kept under /tmp, say) may be there.
+    mount_points = {path.split("/")[2] for path in interpreter_paths() if path.startswith("/tmp/")}
+    assert set(value_of(write)) == mount_points
+    assert set(value_of(write)) == mount_points  # nothing left behind by the first sandbox
 
 
 @pytest.mark.parametrize(
