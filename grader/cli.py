@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.problem import ProblemError, load_problem
+from grader.problem import ProblemError, ReferenceSolutionError, load_problem
 from grader.source import SubmissionInputError, read_submission
 from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
 from sandbox.session import SandboxSession
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ACCEPTED if validate_problems(args.problems, backend_name=args.backend) else EXIT_NOT_ACCEPTED
         print(load_problem(args.problem).student_markdown(), end="")
         return EXIT_ACCEPTED
-    except (ProblemError, SubmissionInputError, BackendUnavailable) as exc:
+    except (ProblemError, SubmissionInputError, BackendUnavailable, ReferenceSolutionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -24,7 +24,7 @@ import jax
 import pytest
 
 from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
-from grader.problem import REPO_ROOT, Problem
+from grader.problem import REPO_ROOT, Problem, ReferenceSolutionError
 from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
 from grader.report import Report
 from grader.source import SubmissionSource
@@ -33,10 +33,6 @@ from sandbox.backends import Backend, SandboxLimits, get_backend
 from sandbox.session import SandboxError, SandboxSession, SandboxTimeout
 
 VISIBLE_TESTS_FILE = "test_visible.py"
-
-
-class ReferenceSolutionError(Exception):
-    """The problem's reference solution is missing or broken (an instructor's mistake)."""
 
 
 def enable_compilation_cache() -> None:

@@ -32,6 +32,10 @@ class ProblemError(Exception):
     """A problem notebook that cannot be used; the message names the notebook, cell and field."""
 
 
+class ReferenceSolutionError(Exception):
+    """The problem's reference solution is missing (an instructor's mistake)."""
+
+
 def problems_dir() -> Path:
     return Path(os.environ.get("JAXJUDGE_PROBLEMS_DIR", REPO_ROOT / "problems"))
 

@@ -1,0 +1,149 @@
+"""The harness's proxy over a real bwrap sandbox: values, handles, exceptions, JAX events."""
+
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from grader.assertions import assert_same_array
+from grader.proxy import JaxEvents, PortableFunction, RaisedBySubmission, RemoteHandle, SubmissionProxy
+from sandbox.backends import BwrapBackend
+from sandbox.session import SandboxSession
+
+SOURCE = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+class CustomValueError(ValueError):
+    pass
+
+def aot(x):
+    return jax.jit(jnp.sum).lower(x).compile()(x)
+
+def compiled_for(x):
+    return jax.jit(jnp.sum).lower(x).compile()
+
+def lowered_for(x):
+    return jax.jit(jnp.sum).lower(x)
+
+def exported_for(x):
+    return jax.export.export(jax.jit(jnp.sum))(x)
+
+def make_adder(k):
+    return lambda v: v + k
+
+def divide(a, b):
+    return a / b
+
+def custom():
+    raise CustomValueError("bad value")
+
+def concretize(x):
+    return jax.jit(lambda v: int(v))(x)
+
+def numpy_things():
+    return np.float32(1.5), np.arange(3), [1, "two", (3.0, None)], {"k": jnp.ones(2)}
+
+def apply(f, *args):
+    return f(*args)
+
+def wide():
+    jax.config.update("jax_enable_x64", True)
+    return jnp.asarray(1.0, dtype=jnp.float64)
+"""
+
+
+@pytest.fixture(scope="module")
+def submission():
+    with SandboxSession(BwrapBackend()) as session:
+        op, reply = session.request("load", source=textwrap.dedent(SOURCE), filename="submission.py")
+        assert op == "ok"
+        yield SubmissionProxy(session, reply["names"], JaxEvents.from_wire(reply["events"]))
+
+
+def test_aot_call_counts_api_calls_and_monitoring_events(submission):
+    x = jnp.arange(7, dtype=jnp.float32)
+    assert_same_array(submission.aot(x), jnp.asarray(21.0, dtype=jnp.float32))
+    events = submission.last_call.events
+    assert (events.jit, events.lower, events.compile, events.compiled_call) == (1, 1, 1, 1)
+    assert events.trace_events >= 1 and events.lowering_events >= 1 and events.backend_compile_events >= 1
+    assert events.compile_seconds > 0
+
+
+def test_the_cache_neither_fools_nor_fails_the_api_counts(submission):
+    x = jnp.arange(9, dtype=jnp.int32)
+    submission.aot(x)
+    submission.aot(x)  # same signature: JAX serves the executable from its cache
+    events = submission.last_call.events
+    assert (events.lower, events.compile, events.compiled_call) == (1, 1, 1)
+    assert events.backend_compile_events == 0
+
+
+def test_compiled_executables_stay_behind_handles(submission):
+    x = jnp.ones((2, 3), dtype=jnp.float32)
+    compiled = submission.compiled_for(x)
+    assert isinstance(compiled, RemoteHandle)
+    assert compiled.type_name == "jax._src.stages.Compiled" and compiled.is_callable
+    assert_same_array(compiled(x), jnp.asarray(6.0, dtype=jnp.float32))
+    assert "HloModule" in compiled.as_text()
+    with pytest.raises(TypeError) as error:
+        compiled(jnp.ones((3, 2), dtype=jnp.float32))
+    assert isinstance(error.value, RaisedBySubmission)
+
+
+def test_lowered_and_exported_objects_are_handles_too(submission):
+    x = jnp.ones(4)
+    lowered = submission.lowered_for(x)
+    assert lowered.type_name == "jax._src.stages.Lowered"
+    assert "stablehlo" in lowered.as_text()
+    assert submission.exported_for(x).type_name.endswith("Exported")
+    compiled = lowered.compile()
+    assert_same_array(compiled(x), jnp.asarray(4.0))
+
+
+def test_functions_come_back_as_callable_handles_and_go_in_as_source(submission):
+    adder = submission.make_adder(2)
+    assert adder.is_callable
+    assert_same_array(adder(jnp.ones(2)), jnp.full(2, 3.0))
+    double = PortableFunction("def f(v):\n    return v * 2\n")
+    assert_same_array(submission.apply(double, jnp.ones(3)), jnp.full(3, 2.0))
+
+
+def test_only_allow_listed_members_are_reachable(submission):
+    compiled = submission.compiled_for(jnp.ones(2))
+    with pytest.raises(AttributeError, match="not allowed"):
+        compiled.call_method("__reduce__")
+    with pytest.raises(AttributeError, match="not allowed"):
+        compiled.attribute("_executable")
+    with pytest.raises(AttributeError):
+        compiled._private  # noqa: B018 - reading it is the test
+
+
+@pytest.mark.parametrize(
+    ("call", "builtin", "text"),
+    [
+        (lambda s: s.divide(1, 0), ZeroDivisionError, "division by zero"),
+        (lambda s: s.custom(), ValueError, "CustomValueError: bad value"),
+        (lambda s: s.concretize(jnp.ones(())), TypeError, "ConcretizationTypeError"),
+        (lambda s: s.no_such_function(), AttributeError, "no function named 'no_such_function'"),
+    ],
+)
+def test_exceptions_cross_as_their_builtin_type(submission, call, builtin, text):
+    with pytest.raises(builtin, match=text):
+        call(submission)
+
+
+def test_numpy_and_plain_values_keep_their_kinds(submission):
+    scalar, array, plain, mapping = submission.numpy_things()
+    assert type(scalar) is np.float32 and scalar == 1.5
+    assert type(array) is np.ndarray and array.tolist() == [0, 1, 2]
+    assert plain == [1, "two", (3.0, None)]
+    assert isinstance(mapping["k"], jax.Array)
+
+
+def test_a_64_bit_result_is_not_silently_narrowed(submission):
+    with pytest.raises(AssertionError, match="float64"):
+        assert_same_array(submission.wide(), jnp.asarray(1.0, dtype=jnp.float32))
