@@ -6,7 +6,14 @@ import time
 
 import pytest
 
-from sandbox.backends import BwrapBackend, SandboxLimits, interpreter_paths
+from sandbox.backends import (
+    BackendUnavailable,
+    BwrapBackend,
+    ProcessBackend,
+    SandboxLimits,
+    get_backend,
+    interpreter_paths,
+)
 from sandbox.session import SandboxCrashed, SandboxSession, SandboxTimeout
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -204,3 +211,18 @@ def test_forged_reply_bytes_on_the_channel_are_a_protocol_error_not_a_crash_of_t
             assert not session.alive
         else:
             assert op == "ok"
+
+
+def test_the_process_backend_runs_but_warns_that_it_does_not_isolate():
+    with pytest.warns(RuntimeWarning, match="does NOT isolate"):
+        backend = ProcessBackend()
+    with SandboxSession(backend) as session:
+        op, _ = session.request("load", source="import os\ndef probe():\n    return os.getpid() > 1\n", filename="s.py")
+        assert op == "ok"
+        assert session.request("call", target="probe", method=None, args=[], kwargs={})[1]["value"] is True
+        assert session.info["isolated"] is False
+
+
+def test_unknown_backend_names_the_choices():
+    with pytest.raises(BackendUnavailable, match="choose one of bwrap, process"):
+        get_backend("docker-ish")
