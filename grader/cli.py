@@ -10,11 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from grader.problem import ProblemError, ReferenceSolutionError, load_problem
-from grader.source import SubmissionInputError, read_submission
 from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
-from sandbox.session import SandboxSession
+
+if TYPE_CHECKING:
+    from sandbox.session import SandboxSession
 
 EXIT_ACCEPTED, EXIT_NOT_ACCEPTED, EXIT_USAGE = 0, 1, 2
 
@@ -48,9 +49,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    session = None
+    if args.command == "grade":
+        # Start the sandbox before anything else: it imports JAX on its side while this
+        # process imports nbformat, JAX, pytest and hypothesis and reads the problem.
+        from sandbox.session import SandboxSession
+
+        try:
+            session = SandboxSession(get_backend(args.backend))
+        except BackendUnavailable as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    from grader.problem import ProblemError, ReferenceSolutionError, load_problem
+    from grader.source import SubmissionInputError
+
     try:
-        if args.command == "grade":
-            return grade(args)
+        if session is not None:
+            return grade(args, session)
         if args.command == "validate":
             from grader.validate import validate_problems
 
@@ -62,14 +77,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    finally:
+        if session is not None:
+            session.close()
 
 
-def grade(args: argparse.Namespace) -> int:
+def grade(args: argparse.Namespace, session: SandboxSession) -> int:
+    from grader.harness import grade_submission
+    from grader.problem import load_problem
+    from grader.source import read_submission
+
     problem = load_problem(args.problem)
     source = read_submission(args.file)
-    # Start the sandbox first: it imports JAX on its side while this process does the same.
-    session = SandboxSession(get_backend(args.backend), problem.sandbox_limits())
-    from grader.harness import grade_submission
+    session.use_deadlines(problem.sandbox_limits())
 
     report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
     print(report.summary())

@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
 MAX_SUBMISSION_BYTES = 256 * 1024
 # A line a notebook runs through IPython rather than Python: %magic, %%cell magic, !shell.
 IPYTHON_ONLY_LINE = re.compile(r"^\s*(%%?|!)\S")
@@ -66,6 +64,8 @@ def source_from_text(text: str, filename: str = "submission.py") -> SubmissionSo
 
 def notebook_code(text: str, name: str) -> str:
     """The student's code from a notebook: every code cell except the visible-test cells."""
+    import nbformat  # only notebooks need it, and it is slow to import
+
     try:
         notebook = nbformat.reads(text, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError):

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 from sandbox import protocol
@@ -60,6 +61,14 @@ class SandboxSession:
         self._ready: dict[str, Any] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
+
+    def use_deadlines(self, limits: SandboxLimits) -> None:
+        """Adopt the wall and call deadlines of ``limits`` for a sandbox already started.
+
+        Sandboxes start before anyone knows which problem they will serve (that is how their
+        start-up is hidden); the deadlines are enforced here, so they can still be set then.
+        """
+        self.limits = replace(self.limits, wall_seconds=limits.wall_seconds, call_seconds=limits.call_seconds)
 
     def wait_ready(self) -> dict[str, Any]:
         """Block until the runtime has imported JAX and announced itself."""
