@@ -119,7 +119,9 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     elif during_setup:
         return Verdict.INTERNAL_ERROR, f"the test could not be set up: {type(exc).__name__}: {exc}"
     elif isinstance(exc, AssertionError):
-        verdict, message = Verdict.WRONG_ANSWER, str(exc).strip() or "an assertion failed"
+        # A test author's message comes first; pytest's rewritten "assert a == b" follows it.
+        authored, _, _ = str(exc).partition("\nassert ")
+        verdict, message = Verdict.WRONG_ANSWER, authored.strip() or str(exc).strip() or "an assertion failed"
     else:
         verdict, message = Verdict.WRONG_ANSWER, f"{type(exc).__name__}: {exc}"
     if notes:
