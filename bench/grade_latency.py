@@ -35,6 +35,18 @@ def timed(command: list[str], env_cache: str | None = None) -> tuple[float, subp
     return time.perf_counter() - started, result
 
 
+def compile_milliseconds() -> float:
+    code = (
+        "import time, statistics, jax, jax.numpy as jnp\n"
+        "times = []\n"
+        "for n in range(1, 21):\n"
+        "    lowered = jax.jit(jnp.sum).lower(jnp.ones(n))\n"
+        "    started = time.perf_counter(); lowered.compile(); times.append(time.perf_counter() - started)\n"
+        "print(1000 * statistics.median(times))\n"
+    )
+    return float(timed([sys.executable, "-c", code])[1].stdout)
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
@@ -49,6 +61,8 @@ def main() -> None:
 
     startup = [timed([sys.executable, "-c", "import jax, jax.numpy"])[0] for _ in range(args.runs)]
     print(f"python + import jax: median {statistics.median(startup):.2f}s")
+    # A fixed workload, so that figures taken on a busier or slower machine can be compared.
+    print(f"calibration: one XLA compile of jnp.sum takes {compile_milliseconds():.1f} ms (median of 20)")
     for slug in args.problem:
         walls, grading = [], []
         cache = tempfile.mkdtemp(prefix="jaxjudge-bench-xla-")
