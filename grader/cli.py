@@ -7,6 +7,7 @@ Exit codes: 0 accepted (or all problems valid), 1 not accepted (or a problem inv
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--visible-only", action="store_true", help="run only the visible tests")
     grade.add_argument("--json", metavar="OUT", help="write the report as JSON ('-' for stdout)")
     grade.add_argument("--junit-xml", metavar="OUT", help="write the report as JUnit XML")
+    grade.add_argument("--gradescope", metavar="OUT", help="write Gradescope's results.json")
     grade.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
 
     validate = commands.add_parser("validate", help="check that references pass and wrong solutions fail")
@@ -101,4 +103,6 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
         Path(args.json).write_text(report.to_json() + "\n")
     if args.junit_xml:
         Path(args.junit_xml).write_text(report.to_junit_xml() + "\n")
+    if args.gradescope:
+        Path(args.gradescope).write_text(json.dumps(report.to_gradescope(), indent=2) + "\n")
     return EXIT_ACCEPTED if report.accepted else EXIT_NOT_ACCEPTED

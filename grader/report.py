@@ -103,6 +103,24 @@ class Report:
             ET.SubElement(case, "error", message=str(self.verdict)).text = self.message
         return ET.tostring(suite, encoding="unicode", xml_declaration=True)
 
+    def to_gradescope(self) -> dict[str, Any]:
+        """The autograder ``results.json`` Gradescope reads; hidden tests show after publishing."""
+        return {
+            "score": self.score,
+            "output": f"{self.verdict}: {self.message}" if self.message else str(self.verdict),
+            "tests": [
+                {
+                    "name": test.name,
+                    "score": test.points,
+                    "max_score": test.max_points,
+                    "status": "passed" if test.outcome == "passed" else "failed",
+                    "output": test.message,
+                    "visibility": "after_published" if test.hidden else "visible",
+                }
+                for test in self.tests
+            ],
+        }
+
     def summary(self) -> str:
         """A short human-readable account, one line per test."""
         lines = [f"{self.problem}: {self.verdict} ({self.score:g}/{self.max_score:g}) in {self.duration_s:.2f}s"]

@@ -16,11 +16,11 @@ def run_cli(*args, cwd=REPO_ROOT):
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
-def test_reference_is_accepted_with_json_and_junit(tmp_path):
-    out, junit = tmp_path / "report.json", tmp_path / "report.xml"
+def test_reference_is_accepted_with_json_junit_and_gradescope(tmp_path):
+    out, junit, gradescope = tmp_path / "report.json", tmp_path / "report.xml", tmp_path / "results.json"
     result = run_cli(
         "grade", "--problem", "aot_compiled_sum", "solutions/aot_compiled_sum/reference.py",
-        "--json", str(out), "--junit-xml", str(junit),
+        "--json", str(out), "--junit-xml", str(junit), "--gradescope", str(gradescope),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(out.read_text())
@@ -31,6 +31,7 @@ def test_reference_is_accepted_with_json_and_junit(tmp_path):
     assert report["sandbox"]["backend"] == "bwrap" and report["sandbox"]["device"].startswith("cpu")
     suite = ET.parse(junit).getroot()
     assert suite.tag == "testsuite" and suite.get("failures") == "0"
+    assert json.loads(gradescope.read_text())["score"] == report["score"]
     assert result.stderr == ""
 
 

@@ -43,3 +43,11 @@ def test_the_worst_verdict_wins():
     assert worst(set()) == Verdict.ACCEPTED
     assert worst({Verdict.WRONG_ANSWER, Verdict.TIME_LIMIT_EXCEEDED}) == Verdict.TIME_LIMIT_EXCEEDED
     assert worst({Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR}) == Verdict.RUNTIME_ERROR
+
+
+def test_gradescope_results_keep_hidden_tests_until_published():
+    results = sample().to_gradescope()
+    assert results["score"] == 50.0
+    bad = results["tests"][1]
+    assert bad["status"] == "failed" and bad["max_score"] == 50.0 and bad["visibility"] == "after_published"
+    assert results["tests"][0]["visibility"] == "visible"
