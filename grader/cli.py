@@ -91,7 +91,7 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
 
     problem = load_problem(args.problem)
     source = read_submission(args.file)
-    session.use_deadlines(problem.sandbox_limits())
+    session.use_problem_limits(problem.sandbox_limits())
 
     report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
     print(report.summary())

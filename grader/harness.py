@@ -23,14 +23,14 @@ import hypothesis
 import jax
 import pytest
 
-from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
+from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure, verdict_for_sandbox_error
 from grader.problem import REPO_ROOT, Problem, ReferenceSolutionError
 from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
 from grader.report import Report
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
 from sandbox.backends import Backend, SandboxLimits, get_backend
-from sandbox.session import SandboxError, SandboxSession, SandboxTimeout
+from sandbox.session import SandboxError, SandboxSession
 
 VISIBLE_TESTS_FILE = "test_visible.py"
 
@@ -89,8 +89,8 @@ def grade_submission(
         session = session or SandboxSession(backend or get_backend(), limits or problem.sandbox_limits())
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)
-            report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
-            report.sandbox = dict(session.info)
+        report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
+        report.sandbox = dict(session.info)
     report.duration_s = time.perf_counter() - started
     return report
 
@@ -101,14 +101,8 @@ def _grade_in_session(
     reference = load_reference(problem)
     try:
         reply_op, reply = session.request("load", source=source.text, filename=source.filename)
-    except SandboxTimeout:
-        report.verdict, report.message = (
-            Verdict.TIME_LIMIT_EXCEEDED,
-            "loading your code took longer than the time limit",
-        )
-        return
     except SandboxError as exc:
-        report.verdict, report.message = Verdict.RUNTIME_ERROR, f"loading your code failed: {exc}"
+        report.verdict, report.message = verdict_for_sandbox_error(exc), f"while loading your code: {exc}"
         return
     if reply_op != "ok":
         error = submission_exception(

@@ -14,7 +14,7 @@ import pytest
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable
 from grader.report import TestResult
 from grader.verdicts import Verdict
-from sandbox.session import SandboxTimeout
+from sandbox.session import SandboxError, SandboxMemoryExceeded, SandboxOutputExceeded, SandboxTimeout
 
 HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
@@ -106,12 +106,9 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     )
     cause = _find(exc, (SubmissionUnavailable, RaisedBySubmission))
     if isinstance(cause, SubmissionUnavailable):
-        if isinstance(cause.cause, SandboxTimeout):
-            verdict, message = Verdict.TIME_LIMIT_EXCEEDED, "your code ran past its time limit and was stopped"
-        else:
-            verdict, message = Verdict.RUNTIME_ERROR, str(cause)
+        verdict, message = verdict_for_sandbox_error(cause.cause), str(cause)
     elif isinstance(cause, RaisedBySubmission):
-        verdict = Verdict.RUNTIME_ERROR
+        verdict = Verdict.MEMORY_LIMIT_EXCEEDED if isinstance(cause, MemoryError) else Verdict.RUNTIME_ERROR
         message = f"your code raised {cause.remote_type or type(cause).__name__}: {cause}"
         frames = _submission_frames(cause.remote_traceback)
         if frames:
@@ -127,6 +124,17 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     if notes:
         message = f"{message}\n{notes}"
     return verdict, message[:MAX_MESSAGE_CHARS]
+
+
+def verdict_for_sandbox_error(error: SandboxError) -> Verdict:
+    """The verdict for a sandbox that stopped answering, by what the harness observed."""
+    if isinstance(error, SandboxTimeout):
+        return Verdict.TIME_LIMIT_EXCEEDED
+    if isinstance(error, SandboxMemoryExceeded):
+        return Verdict.MEMORY_LIMIT_EXCEEDED
+    if isinstance(error, SandboxOutputExceeded):
+        return Verdict.OUTPUT_LIMIT_EXCEEDED
+    return Verdict.RUNTIME_ERROR
 
 
 def _find(exc: BaseException, kinds: tuple[type[BaseException], ...], depth: int = 0) -> BaseException | None:

@@ -80,7 +80,11 @@ class Problem:
 
     def sandbox_limits(self) -> SandboxLimits:
         """The limits this problem's metadata asks for."""
-        return SandboxLimits(wall_seconds=self.time_limit_s, call_seconds=min(20.0, self.time_limit_s))
+        return SandboxLimits(
+            wall_seconds=self.time_limit_s,
+            call_seconds=min(20.0, self.time_limit_s),
+            memory_bytes=self.memory_limit_mb * 2**20,
+        )
 
     def student_notebook(self) -> Any:
         """The notebook a student may see and download: no hidden tests, no outputs."""

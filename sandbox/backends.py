@@ -13,6 +13,7 @@ import site
 import sys
 import sysconfig
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,10 +38,19 @@ class SandboxLimits:
     wall_seconds: float = 60.0
     call_seconds: float = 20.0
     cpu_seconds: int = 120
+    memory_bytes: int = 2 * 2**30
+    max_processes: int = 256  # threads count too: JAX starts a few dozen
     file_size_bytes: int = 16 * 2**20
     open_files: int = 256
     tmpfs_bytes: int = 64 * 2**20
-    output_bytes: int = 64 * 2**10
+    output_bytes: int = 64 * 2**10  # of stdout and stderr, kept for the report
+    output_limit_bytes: int = 4 * 2**20  # printing more than this is output_limit_exceeded
+
+
+# Without a cgroup, memory can only be capped as address space. JAX reserves far more
+# address space than it touches (about 1.5 GiB right after `import jax`, measured), so the
+# cap is the memory limit plus this much room.
+ADDRESS_SPACE_HEADROOM = 4 * 2**30
 
 
 class Backend:
@@ -49,23 +59,25 @@ class Backend:
     name = "base"
     isolated = False
 
-    def command(self, limits: SandboxLimits) -> list[str]:
+    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
+        """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids."""
         raise NotImplementedError
 
     def environment(self) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
         return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
 
-    def resource_limits(self, limits: SandboxLimits) -> list[str]:
+    def resource_limits(self, limits: SandboxLimits, cgroup_prefix: Sequence[str]) -> list[str]:
         """``prlimit`` options: set before exec, inherited by everything in the sandbox."""
-        return [
-            "prlimit",
-            f"--cpu={limits.cpu_seconds}",
+        options = [
+            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",  # SIGXCPU, then SIGKILL
             f"--fsize={limits.file_size_bytes}",
             f"--nofile={limits.open_files}",
             "--core=0",
-            "--",
         ]
+        if not cgroup_prefix:
+            options.append(f"--as={limits.memory_bytes + ADDRESS_SPACE_HEADROOM}")
+        return [*cgroup_prefix, "prlimit", *options, "--"]
 
 
 class BwrapBackend(Backend):
@@ -82,7 +94,7 @@ class BwrapBackend(Backend):
             )
         self.executable = found
 
-    def command(self, limits: SandboxLimits) -> list[str]:
+    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
         args = [
             self.executable,
             "--unshare-all",
@@ -114,7 +126,7 @@ class BwrapBackend(Backend):
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
         for key, value in self.environment().items():
             args += ["--setenv", key, value]
-        return [*self.resource_limits(limits), *args, "--", *runtime_command(RUNTIME_MOUNT)]
+        return [*self.resource_limits(limits, cgroup_prefix), *args, "--", *runtime_command(RUNTIME_MOUNT)]
 
 
 class ProcessBackend(Backend):
@@ -131,8 +143,8 @@ class ProcessBackend(Backend):
             stacklevel=2,
         )
 
-    def command(self, limits: SandboxLimits) -> list[str]:
-        return [*self.resource_limits(limits), *runtime_command(str(SANDBOX_PACKAGE.parent))]
+    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
+        return [*self.resource_limits(limits, cgroup_prefix), *runtime_command(str(SANDBOX_PACKAGE.parent))]
 
 
 def runtime_command(package_parent: str) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
+from sandbox.cgroups import SandboxCgroup
 
 
 class SandboxError(Exception):
@@ -25,7 +26,15 @@ class SandboxError(Exception):
 
 
 class SandboxTimeout(SandboxError):
-    """A deadline ran out and the sandbox was killed."""
+    """A deadline (wall clock or CPU time) ran out and the sandbox was killed."""
+
+
+class SandboxMemoryExceeded(SandboxError):
+    """The sandbox used more memory than its limit and the kernel killed it."""
+
+
+class SandboxOutputExceeded(SandboxError):
+    """The submission printed more than its output limit and the sandbox was killed."""
 
 
 class SandboxCrashed(SandboxError):
@@ -47,8 +56,11 @@ class SandboxSession:
         self._stderr = bytearray()
         self._stderr_total = 0
         self.killed_for_time = False
+        self.killed_for_output = False
+        self.cgroup = SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
+        self.info["memory_limit"] = "cgroup" if self.cgroup else "rlimit"
         self.process = subprocess.Popen(
-            backend.command(self.limits),
+            backend.command(self.limits, cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else ()),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -59,16 +71,26 @@ class SandboxSession:
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self._ready: dict[str, Any] | None = None
+        self._oom_killed = False
+        self.cpu_seconds = 0.0
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def use_deadlines(self, limits: SandboxLimits) -> None:
-        """Adopt the wall and call deadlines of ``limits`` for a sandbox already started.
+    def use_problem_limits(self, limits: SandboxLimits) -> None:
+        """Adopt a problem's deadlines and memory limit in a sandbox already started.
 
         Sandboxes start before anyone knows which problem they will serve (that is how their
-        start-up is hidden); the deadlines are enforced here, so they can still be set then.
+        start-up is hidden). Deadlines are enforced here and the memory limit by the cgroup,
+        so both can still be set then; the rlimits fixed at start stay as they were.
         """
-        self.limits = replace(self.limits, wall_seconds=limits.wall_seconds, call_seconds=limits.call_seconds)
+        self.limits = replace(
+            self.limits,
+            wall_seconds=limits.wall_seconds,
+            call_seconds=limits.call_seconds,
+            memory_bytes=limits.memory_bytes if self.cgroup else self.limits.memory_bytes,
+        )
+        if self.cgroup is not None:
+            self.cgroup.set_memory_limit(limits.memory_bytes)
 
     def wait_ready(self) -> dict[str, Any]:
         """Block until the runtime has imported JAX and announced itself."""
@@ -89,14 +111,21 @@ class SandboxSession:
 
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""
-        if self.process.poll() is None:
+        if self.process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+            # wait4 rather than Popen.wait: its resource usage tells CPU-time kills apart.
+            _, status, usage = os.wait4(self.process.pid, 0)
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+            self.cpu_seconds = usage.ru_utime + usage.ru_stime
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
         self._stderr_thread.join(timeout=1)
+        if self.cgroup is not None and "peak_memory_bytes" not in self.info:
+            self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
+            self._oom_killed = self.cgroup.oom_killed()
+            self.cgroup.remove()
 
     def __enter__(self) -> SandboxSession:
         return self
@@ -106,7 +135,10 @@ class SandboxSession:
 
     @property
     def alive(self) -> bool:
-        return self.process.poll() is None
+        if self.process.returncode is not None:
+            return False
+        # Peek without reaping, so that close() still gets the exit status and its rusage.
+        return os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
 
     @property
     def output(self) -> str:
@@ -176,9 +208,22 @@ class SandboxSession:
             remaining -= len(chunk)
         return b"".join(chunks)
 
-    def _crashed(self) -> SandboxCrashed:
+    def _crashed(self) -> SandboxError:
+        """Why the sandbox stopped answering, told from what was observed outside it."""
         self.close()
         code = self.process.returncode
+        if self.killed_for_output:
+            return SandboxOutputExceeded(
+                f"your code printed more than {self.limits.output_limit_bytes} bytes and was stopped"
+            )
+        if self._oom_killed:
+            return SandboxMemoryExceeded(
+                f"your code used more than {self.limits.memory_bytes // 2**20} MiB of memory and was stopped"
+            )
+        # The kernel sends SIGXCPU at the soft CPU limit and SIGKILL at the hard one; bwrap
+        # reports a child killed by a signal as 128 + the signal.
+        if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU) or self.cpu_seconds >= self.limits.cpu_seconds:
+            return SandboxTimeout(f"your code used more than {self.limits.cpu_seconds} s of CPU time and was stopped")
         how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
         return SandboxCrashed(f"the submission's process {how} before answering")
 
@@ -191,4 +236,8 @@ class SandboxSession:
             room = self.limits.output_bytes - len(self._stderr)
             if room > 0:
                 self._stderr += chunk[:room]
+            if self._stderr_total > self.limits.output_limit_bytes and not self.killed_for_output:
+                self.killed_for_output = True
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
         self.process.stderr.close()

@@ -1,0 +1,129 @@
+"""Control groups for one sandbox: a memory limit and a process limit the kernel enforces.
+
+bubblewrap sets no resource limits of its own. Where this process may create cgroups (root,
+or a delegated subtree), each sandbox gets its own memory and pids group; the kernel then
+kills the sandbox when it outgrows its memory (the OOM kill is counted, which is how the
+verdict ``memory_limit_exceeded`` is told apart from a crash) and refuses forks beyond the
+process limit. Both cgroup v1 (separate memory and pids hierarchies) and v2 are handled.
+Where neither is writable, ``SandboxCgroup.create`` returns None and the backend falls back
+to rlimits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path(os.environ.get("JAXJUDGE_CGROUP_ROOT", "/sys/fs/cgroup"))
+PARENT_NAME = "jaxjudge"
+
+# A shell prelude that moves itself into each cgroup.procs file given before "--", then
+# execs the rest: every process of the sandbox is born inside the groups, with no race.
+ENTER_CGROUPS = (
+    'for procs in "$@"; do [ "$procs" = -- ] && break; echo $$ > "$procs" || exit 125; shift; done; shift; exec "$@"'
+)
+
+
+@dataclass
+class SandboxCgroup:
+    """The cgroup directories of one sandbox (one per hierarchy in v1, one in v2)."""
+
+    memory_dir: Path
+    pids_dir: Path
+    version: int
+
+    @classmethod
+    def create(cls, *, memory_bytes: int, max_pids: int) -> SandboxCgroup | None:
+        """Make the groups and set their limits; None where cgroups cannot be used here."""
+        name = f"sandbox-{uuid.uuid4().hex[:12]}"
+        try:
+            if (CGROUP_ROOT / "memory" / "memory.limit_in_bytes").exists() and (CGROUP_ROOT / "pids").is_dir():
+                group = cls(CGROUP_ROOT / "memory" / PARENT_NAME / name, CGROUP_ROOT / "pids" / PARENT_NAME / name, 1)
+                group.memory_dir.mkdir(parents=True)
+                group.pids_dir.mkdir(parents=True)
+                (group.memory_dir / "memory.limit_in_bytes").write_text(str(memory_bytes))
+                swap_limit = group.memory_dir / "memory.memsw.limit_in_bytes"
+                if swap_limit.exists():
+                    swap_limit.write_text(str(memory_bytes))  # memory + swap: no swapping around the limit
+                (group.pids_dir / "pids.max").write_text(str(max_pids))
+                return group
+            if "memory" in _read(CGROUP_ROOT / "cgroup.controllers") and "pids" in _read(
+                CGROUP_ROOT / "cgroup.controllers"
+            ):
+                parent = CGROUP_ROOT / PARENT_NAME
+                parent.mkdir(exist_ok=True)
+                (parent / "cgroup.subtree_control").write_text("+memory +pids")
+                directory = parent / name
+                directory.mkdir()
+                group = cls(directory, directory, 2)
+                (directory / "memory.max").write_text(str(memory_bytes))
+                (directory / "memory.swap.max").write_text("0")
+                (directory / "pids.max").write_text(str(max_pids))
+                return group
+        except OSError:
+            return None
+        return None
+
+    def set_memory_limit(self, memory_bytes: int) -> None:
+        """Change the memory limit of a running sandbox (raising it in v1 needs memsw first)."""
+        if self.version == 2:
+            (self.memory_dir / "memory.max").write_text(str(memory_bytes))
+            return
+        limit, swap = self.memory_dir / "memory.limit_in_bytes", self.memory_dir / "memory.memsw.limit_in_bytes"
+        order = [swap, limit] if swap.exists() and memory_bytes > int(_read(limit) or 0) else [limit, swap]
+        for path in order:
+            if path.exists():
+                path.write_text(str(memory_bytes))
+
+    def enter_prefix(self) -> list[str]:
+        """A command prefix that runs the rest of the command inside this cgroup."""
+        procs = {str(self.memory_dir / "cgroup.procs"), str(self.pids_dir / "cgroup.procs")}
+        return ["/bin/sh", "-c", ENTER_CGROUPS, "enter-cgroups", *sorted(procs), "--"]
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of this sandbox for running out of memory."""
+        events = self.memory_dir / ("memory.oom_control" if self.version == 1 else "memory.events")
+        return _counter(_read(events), "oom_kill") > 0
+
+    def peak_memory_bytes(self) -> int:
+        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+        with contextlib.suppress(ValueError):
+            return int(_read(self.memory_dir / name) or 0)
+        return 0
+
+    def fork_refused(self) -> bool:
+        """Whether a fork or thread was refused because of the process limit."""
+        return _counter(_read(self.pids_dir / "pids.events"), "max") > 0
+
+    def remove(self) -> None:
+        """Kill whatever is left in the groups and delete them."""
+        for directory in {self.memory_dir, self.pids_dir}:
+            for _ in range(50):
+                pids = [int(p) for p in _read(directory / "cgroup.procs").split()]
+                for pid in pids:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    directory.rmdir()
+                    break
+                time.sleep(0.01)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _counter(text: str, key: str) -> int:
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == key and parts[1].isdigit():
+            return int(parts[1])
+    return 0
