@@ -1,0 +1,512 @@
+"""The adversarial suite: hostile submissions, the verdict each must get, and proof of no leak.
+
+Most cases answer the canary problem, whose secret lives in three places a submission might
+look for it: the hidden tests, the reference solution and the expected value the harness
+computes. A submission passes only by returning the secret, so any leak shows up as
+``accepted``. After every hostile submission the same harness grades a correct one, to show
+that nothing the hostile one did survived it or harmed the worker.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from grader.harness import grade_submission
+from grader.problem import REPO_ROOT, Problem, load_problem
+from grader.source import SubmissionSource
+from grader.verdicts import Verdict
+from sandbox.backends import BwrapBackend
+
+SECRET = "canary-5e1f0a7b9c"
+FOUND = "canary-5"  # what the searches look for: a prefix of the secret only
+
+CANARY_HIDDEN_TESTS = f"""
+EXPECTED_HERE = "{SECRET}"
+
+
+def test_answer(submission, reference):
+    assert submission.answer() == reference.answer(), "that is not the secret"
+"""
+
+CANARY_REFERENCE = f"""
+SECRET = "{SECRET}"
+
+
+def answer():
+    return SECRET
+"""
+
+CORRECT = f"def answer():\n    return {SECRET!r}\n"
+
+WA, RE, TLE, MLE, OLE = (
+    Verdict.WRONG_ANSWER,
+    Verdict.RUNTIME_ERROR,
+    Verdict.TIME_LIMIT_EXCEEDED,
+    Verdict.MEMORY_LIMIT_EXCEEDED,
+    Verdict.OUTPUT_LIMIT_EXCEEDED,
+)
+
+# Every path a submission might try for hidden data, from inside the sandbox.
+ROOTS = [str(REPO_ROOT), "/tmp", "/opt", "/root", "/home", "/var", "/etc", "/run", "/srv", "/mnt"]
+
+CANARY_CASES: dict[str, tuple[str, Verdict]] = {
+    # -- ending the process instead of answering ----------------------------------------------
+    "sys_exit_at_import": ("import sys\nsys.exit(0)\n", RE),
+    "sys_exit_in_call": ("import sys\ndef answer():\n    sys.exit(0)\n", RE),
+    "os_exit_in_call": ("import os\ndef answer():\n    os._exit(0)\n", RE),
+    "self_kill": ("import os, signal\ndef answer():\n    os.kill(os.getpid(), signal.SIGKILL)\n", RE),
+    "kill_every_process": ("import os, signal\ndef answer():\n    os.kill(-1, signal.SIGKILL)\n", RE),
+    "ctypes_segfault": ("import ctypes\ndef answer():\n    ctypes.string_at(0)\n", RE),
+    "ctypes_libc_exit": ("import ctypes\ndef answer():\n    ctypes.CDLL(None).exit(0)\n", RE),
+    # -- forging a verdict ------------------------------------------------------------------
+    "fake_report_on_stdout": (
+        """
+        import json, sys
+        print(json.dumps({"schema": 1, "verdict": "accepted", "score": 100}))
+        sys.stderr.write("==== 1 passed in 0.01s ====\\n")
+        def answer():
+            print("PASSED")
+            return "accepted"
+        """,
+        WA,
+    ),
+    "forged_result_files": (
+        """
+        import os
+        def answer():
+            for folder in ["/tmp", "/opt/jaxjudge", "/opt/jaxjudge/sandbox", ROOTS[0]]:
+                try:
+                    open(os.path.join(folder, "report.json"), "w").write('{"verdict": "accepted"}')
+                except OSError:
+                    pass
+            return "accepted"
+        """,
+        WA,
+    ),
+    "pickle_on_the_channel": (
+        """
+        import os, pickle, struct
+        def answer():
+            payload = pickle.dumps({"op": "ok", "value": "accepted"})
+            for fd in range(3, 12):
+                try:
+                    os.write(fd, struct.pack(">I", len(payload)) + payload)
+                except OSError:
+                    pass
+            return "nothing"
+        """,
+        RE,
+    ),
+    "forged_reply_through_the_runtime": (
+        """
+        import sys
+        runtime = sys.modules["sandbox.runtime"]
+        original = runtime.Runtime.call
+        def call(self, target, method, args, kwargs):
+            reply = original(self, target, method, args, kwargs)
+            reply["value"] = "accepted"
+            reply["events"] = {"jit": 1, "lower": 1, "compile": 1, "compiled_call": 1}
+            return reply
+        runtime.Runtime.call = call
+        def answer():
+            return "nothing"
+        """,
+        WA,
+    ),
+    "patched_builtins": (
+        """
+        import builtins
+        builtins.isinstance = lambda obj, kind: True
+        builtins.type = lambda obj: str
+        def answer():
+            return "nothing"
+        """,
+        RE,  # the runtime itself breaks: the sandbox stops answering
+    ),
+    "patched_numpy_and_jax": (
+        """
+        import numpy as np, jax.numpy as jnp
+        np.array_equal = np.allclose = lambda *a, **k: True
+        np.testing.assert_array_equal = lambda *a, **k: None
+        jnp.array_equal = lambda *a, **k: True
+        def answer():
+            return "nothing"
+        """,
+        WA,
+    ),
+    "always_equal_object": (
+        """
+        class AlwaysEqual(str):
+            def __eq__(self, other):
+                return True
+            def __hash__(self):
+                return 0
+        def answer():
+            return AlwaysEqual("nothing")
+        """,
+        WA,
+    ),
+    "stateful_array_protocol": (
+        """
+        class Sneaky:
+            calls = 0
+            def __array__(self, dtype=None, copy=None):
+                Sneaky.calls += 1
+                import numpy as np
+                return np.asarray(Sneaky.calls)
+            def __eq__(self, other):
+                return True
+        def answer():
+            return Sneaky()
+        """,
+        WA,
+    ),
+    # -- looking for hidden data ------------------------------------------------------------
+    "frames": (
+        """
+        import sys
+        def answer():
+            frame = sys._getframe()
+            while frame is not None:
+                for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+                    if isinstance(value, str) and value.startswith(FOUND):
+                        return value
+                frame = frame.f_back
+            return "nothing"
+        """,
+        WA,
+    ),
+    "sys_modules": (
+        """
+        import sys
+        def answer():
+            for module in list(sys.modules.values()):
+                for value in list(vars(module).values()):
+                    if isinstance(value, str) and value.startswith(FOUND):
+                        return value
+            return "nothing"
+        """,
+        WA,
+    ),
+    "garbage_collector": (
+        """
+        import gc
+        def answer():
+            for obj in gc.get_objects():
+                values = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, (list, tuple)) else ()
+                for value in values:
+                    if isinstance(value, str) and value.startswith(FOUND) and value != FOUND:
+                        return value
+            return "nothing"
+        """,
+        WA,
+    ),
+    "environment_and_argv": (
+        """
+        import os, sys
+        def answer():
+            blob = " ".join(list(os.environ.values()) + sys.argv + sys.orig_argv)
+            for path in ["/proc/self/environ", "/proc/1/environ", "/proc/self/cmdline", "/proc/1/cmdline"]:
+                try:
+                    blob += open(path, "rb").read().decode(errors="replace")
+                except OSError:
+                    pass
+            return blob[blob.index(FOUND):][:18] if FOUND in blob else "nothing"
+        """,
+        WA,
+    ),
+    "every_process_in_proc": (
+        """
+        import os
+        def answer():
+            blob = b""
+            for pid in os.listdir("/proc"):
+                for part in ("cmdline", "environ", "maps"):
+                    try:
+                        blob += open(f"/proc/{pid}/{part}", "rb").read()
+                    except OSError:
+                        pass
+            key = FOUND.encode()
+            return blob[blob.index(key):][:18].decode() if key in blob else "nothing"
+        """,
+        WA,
+    ),
+    "file_system": (
+        """
+        import os, sys
+        def answer():
+            for root in ROOTS:
+                for folder, _, files in os.walk(root):
+                    if folder.startswith((sys.prefix, sys.base_prefix)):  # the interpreter: nothing to find
+                        continue
+                    for name in files:
+                        try:
+                            data = open(os.path.join(folder, name), "rb").read(1_000_000)
+                        except OSError:
+                            continue
+                        if FOUND.encode() in data:
+                            start = data.index(FOUND.encode())
+                            return data[start:start + 18].decode()
+            return "nothing"
+        """,
+        WA,
+    ),
+    "problems_solutions_and_database": (
+        """
+        import glob, os
+        def answer():
+            for pattern in ["problems/*", "solutions/*/*", "*.sqlite3", "db.sqlite3", ".cache/xla/*"]:
+                for path in glob.glob(os.path.join(ROOTS[0], pattern)):
+                    return open(path).read()[:200]
+            return "nothing"
+        """,
+        WA,
+    ),
+    "symlink_out_of_the_sandbox": (
+        """
+        import os
+        def answer():
+            found = []
+            for target in ["/proc/1/root", "/proc/self/root/..", "/proc/1/cwd", "/proc/self/fd/0"]:
+                link = "/tmp/link" + str(len(found))
+                try:
+                    os.symlink(target, link)
+                    found += os.listdir(os.path.join(link, ROOTS[0].lstrip("/")))
+                except OSError:
+                    found.append("-")
+            return "nothing" if not any("problems" in f or "solutions" in f for f in found) else str(found)
+        """,
+        WA,
+    ),
+    "network_ipv4": (
+        """
+        import socket
+        def answer():
+            for host in [("127.0.0.1", 8000), ("10.0.0.1", 80), ("1.1.1.1", 53)]:
+                try:
+                    socket.create_connection(host, timeout=1).close()
+                    return "connected"
+                except OSError:
+                    pass
+            return "nothing"
+        """,
+        WA,
+    ),
+    "network_ipv6_and_unix": (
+        """
+        import socket
+        def answer():
+            try:
+                socket.create_connection(("::1", 8000), timeout=1).close()
+                return "connected"
+            except OSError:
+                pass
+            for path in ["/run/docker.sock", "/var/run/docker.sock", "/run/postgresql/.s.PGSQL.5432"]:
+                try:
+                    socket.socket(socket.AF_UNIX).connect(path)
+                    return "connected"
+                except OSError:
+                    pass
+            return "nothing"
+        """,
+        WA,
+    ),
+    "shadowed_modules": (
+        """
+        import os, site, sys
+        def answer():
+            count = 0
+            for folder in ["/tmp", *site.getsitepackages(), os.path.dirname(os.__file__)]:
+                planted = [("numpy.py", "raise SystemExit"), ("sitecustomize.py", "x = 1"), ("evil.pth", "import os")]
+                for name, code in planted:
+                    try:
+                        open(os.path.join(folder, name), "w").write(code)
+                        count += 1
+                    except OSError:
+                        pass
+            sys.path.insert(0, "/tmp")
+            return f"planted {count}"
+        """,
+        WA,
+    ),
+    # -- exhausting resources ---------------------------------------------------------------
+    "fork_bomb": (
+        """
+        import os, time
+        def answer():
+            children = 0
+            try:
+                while True:
+                    if os.fork() == 0:
+                        time.sleep(60)
+                        os._exit(0)
+                    children += 1
+            except OSError:
+                return f"stopped after {children}"
+        """,
+        WA,
+    ),
+    "thread_bomb": (
+        """
+        import threading, time
+        def answer():
+            threads = 0
+            try:
+                while True:
+                    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+                    threads += 1
+            except RuntimeError:
+                return f"stopped after {threads}"
+        """,
+        WA,
+    ),
+    "memory_bomb": (
+        "def answer():\n    blocks = []\n    while True:\n        blocks.append(bytearray(64 * 2**20))\n",
+        MLE,
+    ),
+    "memory_bomb_with_numpy": ("import numpy as np\ndef answer():\n    return np.ones(2**31).sum()\n", MLE),
+    "busy_loop_ignoring_signals": (
+        """
+        import signal
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU):
+            signal.signal(sig, signal.SIG_IGN)
+        signal.alarm(0)
+        def answer():
+            while True:
+                pass
+        """,
+        TLE,
+    ),
+    "sleeping_forever": ("import time\ndef answer():\n    time.sleep(10**6)\n", TLE),
+    "escape_with_setsid": (
+        """
+        import os, time
+        def answer():
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    while True:
+                        time.sleep(0.1)
+                os._exit(0)
+            time.sleep(10**6)
+        """,
+        TLE,
+    ),
+    "huge_output": ("import sys\ndef answer():\n    while True:\n        sys.stdout.write('x' * 65536)\n", OLE),
+    "filling_tmp": (
+        """
+        def answer():
+            with open("/tmp/fill", "wb") as handle:
+                for _ in range(10_000):
+                    handle.write(b"x" * 2**20)
+            return "nothing"
+        """,
+        RE,
+    ),
+}
+
+# Answers to aot_compiled_sum whose value or type must not pass for a jax.Array sum.
+AOT_CASES: dict[str, tuple[str, Verdict]] = {
+    "ndarray_subclass": (
+        """
+        import jax, jax.numpy as jnp, numpy as np
+        class Sneaky(np.ndarray):
+            def __eq__(self, other):
+                return True
+        def aot_compiled_sum(x):
+            value = jax.jit(jnp.sum).lower(x).compile()(x)
+            return np.asarray(value).view(Sneaky)
+        """,
+        WA,
+    ),
+    "nan_result": (
+        """
+        import jax, jax.numpy as jnp
+        def aot_compiled_sum(x):
+            return jax.jit(lambda v: jnp.sum(v) * jnp.nan).lower(x).compile()(x)
+        """,
+        WA,
+    ),
+    "enable_x64": (
+        """
+        import jax, jax.numpy as jnp
+        jax.config.update("jax_enable_x64", True)
+        def aot_compiled_sum(x):
+            x = x.astype(jnp.float64)
+            return jax.jit(jnp.sum).lower(x).compile()(x)
+        """,
+        WA,
+    ),
+    "disable_jit": (
+        """
+        import jax, jax.numpy as jnp
+        jax.config.update("jax_disable_jit", True)
+        def aot_compiled_sum(x):
+            return jax.jit(jnp.sum)(x)
+        """,
+        WA,
+    ),
+}
+
+
+def grade(problem: Problem, code: str):
+    source = SubmissionSource(textwrap.dedent(code).replace("ROOTS", repr(ROOTS)).replace("FOUND", repr(FOUND)), "s.py")
+    return grade_submission(problem, source, backend=BwrapBackend())
+
+
+@pytest.fixture
+def canary(make_problem, monkeypatch):
+    monkeypatch.setenv("JAXJUDGE_CANARY", SECRET)  # in the worker's own environment too
+    make_problem(
+        "canary", hidden_tests=CANARY_HIDDEN_TESTS, reference=CANARY_REFERENCE, time_limit_s=5, memory_limit_mb=512
+    )
+    return load_problem("canary")
+
+
+def test_the_suite_is_large_enough():
+    assert len(CANARY_CASES) + len(AOT_CASES) >= 30
+
+
+def test_the_canary_problem_accepts_the_secret(canary):
+    assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
+
+
+def _sandbox_processes() -> list[str]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"sandbox.runtime import main" in handle.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(CANARY_CASES))
+def test_hostile_submission(canary, name):
+    before = set(_sandbox_processes())
+    code, verdict = CANARY_CASES[name]
+    report = grade(canary, code)
+    assert report.verdict == verdict, report.summary()
+    assert SECRET not in report.to_json()
+    assert set(_sandbox_processes()) <= before, "a process of the sandbox survived it"
+    assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
+
+
+@pytest.mark.parametrize("name", sorted(AOT_CASES))
+def test_hostile_answer_to_aot_compiled_sum(name):
+    code, verdict = AOT_CASES[name]
+    report = grade(load_problem("aot_compiled_sum"), code)
+    assert report.verdict == verdict, report.summary()
+    assert report.score < report.max_score
+
+
+def test_syntax_errors_are_reported_without_a_sandbox():
+    report = grade(load_problem("aot_compiled_sum"), "def aot_compiled_sum(x)\n    return x\n")
+    assert report.verdict == Verdict.SYNTAX_ERROR
+    assert "line 1" in report.message
+    assert report.sandbox == {}
