@@ -11,12 +11,9 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
-
-if TYPE_CHECKING:
-    from sandbox.session import SandboxSession
+from sandbox.session import SandboxSession
 
 EXIT_ACCEPTED, EXIT_NOT_ACCEPTED, EXIT_USAGE = 0, 1, 2
 
@@ -55,8 +52,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "grade":
         # Start the sandbox before anything else: it imports JAX on its side while this
         # process imports nbformat, JAX, pytest and hypothesis and reads the problem.
-        from sandbox.session import SandboxSession
-
         try:
             session = SandboxSession(get_backend(args.backend))
         except BackendUnavailable as exc:
@@ -91,6 +86,10 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
 
     problem = load_problem(args.problem)
     source = read_submission(args.file)
+    if problem.device == "gpu":
+        # The sandbox started before the problem was known is a CPU one: trade it for a GPU one.
+        session.close()
+        session = SandboxSession(get_backend(args.backend, device="gpu"), problem.sandbox_limits())
     session.use_problem_limits(problem.sandbox_limits())
 
     report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)

@@ -86,7 +86,8 @@ def grade_submission(
         report.verdict = Verdict.SYNTAX_ERROR
         report.message = f"syntax error in {source.filename}, line {exc.lineno}: {exc.msg}"
     else:
-        session = session or SandboxSession(backend or get_backend(), limits or problem.sandbox_limits())
+        device = "gpu" if problem.device == "gpu" else "cpu"
+        session = session or SandboxSession(backend or get_backend(device=device), limits or problem.sandbox_limits())
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")

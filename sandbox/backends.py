@@ -7,15 +7,18 @@ exists only for machines that have no other choice.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import site
+import subprocess
 import sys
 import sysconfig
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
 RUNTIME_MOUNT = "/opt/jaxjudge"
@@ -54,18 +57,42 @@ ADDRESS_SPACE_HEADROOM = 4 * 2**30
 
 
 class Backend:
-    """Builds the command that starts the runtime under some isolation."""
+    """Builds the command that starts the runtime under some isolation.
+
+    ``device`` is ``cpu`` or ``gpu``: a GPU sandbox gets the GPU's device nodes and driver
+    (bwrap) or ``--gpus`` (docker), and JAX is told to use it.
+    """
 
     name = "base"
     isolated = False
+    # Whether the session should put the sandbox in cgroups of this host (docker has its own).
+    uses_host_cgroups = True
 
-    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
+    def __init__(self, device: str = "cpu") -> None:
+        if device not in ("cpu", "gpu"):
+            raise BackendUnavailable(f"unknown device {device!r}; choose cpu or gpu")
+        self.device = device
+
+    def command(
+        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+    ) -> list[str]:
         """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids."""
         raise NotImplementedError
 
     def environment(self) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
+        if self.device == "gpu":
+            # Allocate GPU memory as needed: a sandbox must not take the whole device.
+            env.update({"JAX_PLATFORMS": "cuda", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
+        return env
+
+    def terminate(self, sandbox_id: str) -> None:
+        """Stop a sandbox that outlives its client process (only docker's does)."""
+
+    def was_oom_killed(self, sandbox_id: str) -> bool:
+        """Whether the backend saw the sandbox killed for memory (where the host's cgroups cannot)."""
+        return False
 
     def resource_limits(self, limits: SandboxLimits, cgroup_prefix: Sequence[str]) -> list[str]:
         """``prlimit`` options: set before exec, inherited by everything in the sandbox."""
@@ -86,15 +113,23 @@ class BwrapBackend(Backend):
     name = "bwrap"
     isolated = True
 
-    def __init__(self, executable: str | None = None) -> None:
+    def __init__(
+        self, device: str = "cpu", *, executable: str | None = None, gpu_paths: Sequence[str] | None = None
+    ) -> None:
+        super().__init__(device)
         found = executable or shutil.which("bwrap")
         if found is None:
             raise BackendUnavailable(
                 "bubblewrap (bwrap) is not installed; run `make setup` or apt-get install bubblewrap"
             )
         self.executable = found
+        self.gpu_paths = list(gpu_paths if gpu_paths is not None else gpu_host_paths()) if device == "gpu" else []
+        if device == "gpu" and not any(path.startswith("/dev/nvidia") for path in self.gpu_paths):
+            raise BackendUnavailable("this host has no NVIDIA GPU (no /dev/nvidia* device nodes)")
 
-    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
+    def command(
+        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+    ) -> list[str]:
         args = [
             self.executable,
             "--unshare-all",
@@ -123,6 +158,9 @@ class BwrapBackend(Backend):
         args += ["--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp"]
         for path in interpreter_paths():
             args += ["--ro-bind", path, path]
+        for path in self.gpu_paths:
+            # Device nodes need --dev-bind to stay usable; driver libraries are read-only.
+            args += ["--dev-bind", path, path] if path.startswith("/dev/") else ["--ro-bind", path, path]
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
         for key, value in self.environment().items():
             args += ["--setenv", key, value]
@@ -135,7 +173,8 @@ class ProcessBackend(Backend):
     name = "process"
     isolated = False
 
-    def __init__(self) -> None:
+    def __init__(self, device: str = "cpu") -> None:
+        super().__init__(device)
         warnings.warn(
             "the 'process' sandbox backend does NOT isolate submissions: they can read "
             "hidden tests and harm this machine. Use it only for code you trust.",
@@ -143,14 +182,94 @@ class ProcessBackend(Backend):
             stacklevel=2,
         )
 
-    def command(self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = ()) -> list[str]:
+    def command(
+        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+    ) -> list[str]:
         return [*self.resource_limits(limits, cgroup_prefix), *runtime_command(str(SANDBOX_PACKAGE.parent))]
+
+
+class DockerBackend(Backend):
+    """One fresh container per submission, from the CPU or the GPU image (production).
+
+    The image (``sandbox/Dockerfile.cpu`` or ``.gpu``) holds Python, the pinned JAX and this
+    package at /opt/jaxjudge. Docker enforces memory, processes and the read-only root; the
+    harness enforces deadlines and stops the container with ``docker kill``.
+    """
+
+    name = "docker"
+    isolated = True
+    uses_host_cgroups = False
+    IMAGES: ClassVar[dict[str, str]] = {"cpu": "jaxjudge-sandbox-cpu:latest", "gpu": "jaxjudge-sandbox-gpu:latest"}
+
+    def __init__(self, device: str = "cpu", *, executable: str | None = None, image: str | None = None) -> None:
+        super().__init__(device)
+        found = executable or shutil.which("docker")
+        if found is None:
+            raise BackendUnavailable("the docker client is not installed")
+        self.executable = found
+        self.image = image or os.environ.get(f"JAXJUDGE_DOCKER_IMAGE_{device.upper()}", self.IMAGES[device])
+
+    def command(
+        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+    ) -> list[str]:
+        args = [
+            self.executable, "run", "--interactive", "--name", sandbox_id,
+            "--network", "none",
+            "--read-only",
+            "--cap-drop", "ALL",
+            "--security-opt", "no-new-privileges",
+            "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
+            "--memory", str(limits.memory_bytes),
+            "--memory-swap", str(limits.memory_bytes),  # equal: no swap beyond the memory limit
+            "--pids-limit", str(limits.max_processes),
+            "--tmpfs", f"/tmp:rw,nosuid,nodev,size={limits.tmpfs_bytes}",
+            "--ulimit", f"cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
+            "--ulimit", f"fsize={limits.file_size_bytes}",
+            "--ulimit", f"nofile={limits.open_files}:{limits.open_files}",
+            "--ulimit", "core=0",
+            "--workdir", "/tmp",
+            "--log-driver", "none",
+        ]  # fmt: skip
+        if self.device == "gpu":
+            args += ["--gpus", "all"]
+        for key, value in self.environment().items():
+            args += ["--env", f"{key}={value}"]
+        return [*args, self.image, "python", "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT)]
+
+    def terminate(self, sandbox_id: str) -> None:
+        # Killing the client leaves the container running: kill the container itself.
+        subprocess.run([self.executable, "kill", sandbox_id], capture_output=True, check=False, timeout=30)
+
+    def was_oom_killed(self, sandbox_id: str) -> bool:
+        inspect = [self.executable, "inspect", "--format", "{{.State.OOMKilled}}", sandbox_id]
+        result = subprocess.run(inspect, capture_output=True, text=True, check=False, timeout=30)
+        subprocess.run([self.executable, "rm", "--force", sandbox_id], capture_output=True, check=False, timeout=30)
+        return result.stdout.strip() == "true"
+
+
+def gpu_host_paths() -> list[str]:
+    """The NVIDIA device nodes and driver libraries of this host (empty without a GPU)."""
+    devices = sorted(glob.glob("/dev/nvidia*"))
+    if not devices:
+        return []
+    libraries = [
+        path
+        for pattern in ("libcuda.so*", "libnvidia-*.so*", "libnvrtc*.so*")
+        for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64")
+        for path in sorted(glob.glob(os.path.join(folder, pattern)))
+        if not path.startswith("/usr/")  # /usr is mounted already
+    ]
+    return [*devices, *libraries]
+
+
+def runtime_bootstrap(package_parent: str) -> str:
+    """Python code that imports the runtime from ``package_parent`` and serves."""
+    return f"import sys; sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
 
 
 def runtime_command(package_parent: str) -> list[str]:
     """Start the runtime with ``python -I`` (no environment, no user site, no cwd on the path)."""
-    bootstrap = f"import sys; sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
-    return [sys.executable, "-I", "-c", bootstrap]
+    return [sys.executable, "-I", "-c", runtime_bootstrap(package_parent)]
 
 
 def interpreter_paths() -> list[str]:
@@ -176,13 +295,13 @@ def interpreter_paths() -> list[str]:
     return kept
 
 
-BACKENDS: dict[str, type[Backend]] = {"bwrap": BwrapBackend, "process": ProcessBackend}
+BACKENDS: dict[str, type[Backend]] = {"bwrap": BwrapBackend, "docker": DockerBackend, "process": ProcessBackend}
 
 
-def get_backend(name: str | None = None) -> Backend:
+def get_backend(name: str | None = None, device: str = "cpu") -> Backend:
     """The backend called ``name``, or the one named by ``JAXJUDGE_SANDBOX`` (default bwrap)."""
     chosen = name or os.environ.get("JAXJUDGE_SANDBOX", "bwrap")
     backend_class = BACKENDS.get(chosen)
     if backend_class is None:
         raise BackendUnavailable(f"unknown sandbox backend {chosen!r}; choose one of {', '.join(BACKENDS)}")
-    return backend_class()
+    return backend_class(device)

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -57,10 +58,21 @@ class SandboxSession:
         self._stderr_total = 0
         self.killed_for_time = False
         self.killed_for_output = False
-        self.cgroup = SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
-        self.info["memory_limit"] = "cgroup" if self.cgroup else "rlimit"
+        self.sandbox_id = f"jaxjudge-{uuid.uuid4().hex[:16]}"
+        self.cgroup = (
+            SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
+            if backend.uses_host_cgroups
+            else None
+        )
+        self.info["memory_limit"] = (
+            "cgroup" if self.cgroup else ("rlimit" if backend.uses_host_cgroups else backend.name)
+        )
         self.process = subprocess.Popen(
-            backend.command(self.limits, cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else ()),
+            backend.command(
+                self.limits,
+                cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
+                sandbox_id=self.sandbox_id,
+            ),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -72,6 +84,7 @@ class SandboxSession:
         self._stderr_thread.start()
         self._ready: dict[str, Any] | None = None
         self._oom_killed = False
+        self._closed = False
         self.cpu_seconds = 0.0
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -112,6 +125,7 @@ class SandboxSession:
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""
         if self.process.returncode is None:
+            self.backend.terminate(self.sandbox_id)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             # wait4 rather than Popen.wait: its resource usage tells CPU-time kills apart.
@@ -126,6 +140,9 @@ class SandboxSession:
             self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
             self._oom_killed = self.cgroup.oom_killed()
             self.cgroup.remove()
+        elif self.cgroup is None and not self.backend.uses_host_cgroups and not self._closed:
+            self._oom_killed = self.backend.was_oom_killed(self.sandbox_id)
+        self._closed = True
 
     def __enter__(self) -> SandboxSession:
         return self

@@ -124,3 +124,12 @@ def test_show_prints_the_student_view_without_hidden_tests():
     assert "## Why this matters" in result.stdout and "## Hints" in result.stdout
     assert "def aot_compiled_sum(x):" in result.stdout
     assert "test_compiles_for_a_length_it_has_never_seen" not in result.stdout
+
+
+def test_a_gpu_problem_on_a_host_without_gpu_is_refused_clearly(make_problem, tmp_path):
+    make_problem("on_gpu", hidden_tests="def test_x(submission):\n    pass\n", reference="", device="gpu")
+    solution = tmp_path / "s.py"
+    solution.write_text("def answer():\n    return 1\n")
+    result = run_cli("grade", "--problem", "on_gpu", str(solution))
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: this host has no NVIDIA GPU (no /dev/nvidia* device nodes)"
