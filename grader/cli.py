@@ -90,7 +90,6 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
         # The sandbox started before the problem was known is a CPU one: trade it for a GPU one.
         session.close()
         session = SandboxSession(get_backend(args.backend, device="gpu"), problem.sandbox_limits())
-    session.use_problem_limits(problem.sandbox_limits())
 
     report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
     print(report.summary())

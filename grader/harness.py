@@ -72,8 +72,9 @@ def grade_submission(
 ) -> Report:
     """Grade ``source`` against the problem's visible tests and, unless told not to, hidden ones.
 
-    ``session`` is a sandbox already started for this submission (it is closed afterwards);
-    without one, a new sandbox is started with ``backend`` and ``limits``.
+    ``session`` is a sandbox already started for this submission, from a pool say (it gets
+    the problem's limits and is closed afterwards); without one, a new sandbox is started
+    with ``backend`` and ``limits``.
     """
     started = time.perf_counter()
     enable_compilation_cache()
@@ -87,11 +88,13 @@ def grade_submission(
         report.message = f"syntax error in {source.filename}, line {exc.lineno}: {exc.msg}"
     else:
         device = "gpu" if problem.device == "gpu" else "cpu"
-        session = session or SandboxSession(backend or get_backend(device=device), limits or problem.sandbox_limits())
+        limits = limits or problem.sandbox_limits()
+        session = session or SandboxSession(backend or get_backend(device=device), limits)
+        session.use_problem_limits(limits)
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
-        report.sandbox = dict(session.info)
+        report.sandbox = {**session.info, **report.sandbox}
     report.duration_s = time.perf_counter() - started
     return report
 
@@ -122,6 +125,9 @@ def _grade_in_session(
         JaxEvents.from_wire(reply.get("events")),
     )
     plugin = run_tests(problem, proxy, reference, include_hidden=include_hidden)
+    totals = proxy.total_events
+    report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
+    report.sandbox["staging_seconds"] = round(totals.staging_seconds, 4)
     if plugin.collection_errors:
         report.verdict, report.message = Verdict.INTERNAL_ERROR, "the problem's tests could not be collected"
         return
@@ -170,7 +176,8 @@ def run_tests(
             "-p", "no:unraisableexception",
             "-p", "no:threadexception",
             "-p", "grader.plugin",
-            "--hypothesis-profile", "jaxjudge-grading",
+            # No scan of installed plugins: grading needs none, and the scan costs 0.1 s a run.
+            "--disable-plugin-autoload",
         ]  # fmt: skip
         try:
             pytest.main(args, plugins=[plugin])
@@ -205,6 +212,7 @@ def _hypothesis_profile(problem: Problem) -> Iterator[None]:
         suppress_health_check=list(hypothesis.HealthCheck),
     )
     previous = hypothesis.settings.get_current_profile_name()
+    hypothesis.settings.load_profile("jaxjudge-grading")
     try:
         yield
     finally:

@@ -83,7 +83,8 @@ class JaxEvents:
 
     The first four count API calls made by the submission (robust to JAX's in-process
     caches); the ``*_events`` count ``jax.monitoring`` events, which fire only when JAX
-    really traced, lowered or compiled (a cached executable fires none).
+    really traced, lowered or compiled (a cached executable fires none). The seconds are
+    spent in XLA compiles, in tracing and lowering (staging), and in the whole request.
     """
 
     jit: int = 0
@@ -94,6 +95,7 @@ class JaxEvents:
     lowering_events: int = 0
     backend_compile_events: int = 0
     compile_seconds: float = 0.0
+    staging_seconds: float = 0.0
     seconds: float = 0.0
 
     @classmethod

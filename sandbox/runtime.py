@@ -79,7 +79,8 @@ class Runtime:
         self.channel_in = channel_in
         self.channel_out = channel_out
         self.counts: collections.Counter[str] = collections.Counter()
-        self.compile_seconds = 0.0
+        self.compile_seconds = 0.0  # XLA backend compiles
+        self.staging_seconds = 0.0  # tracing to a jaxpr and lowering to MLIR
         self.handles: dict[int, Any] = {}
         self.module: types.ModuleType | None = None
         import jax
@@ -116,16 +117,20 @@ class Runtime:
                 counts[name] += 1
                 if name == "backend_compile_events":
                     self.compile_seconds += duration
+                else:
+                    self.staging_seconds += duration
 
         jax.monitoring.register_event_duration_secs_listener(on_duration)
 
     def _measured(self, action: Callable[[], Any]) -> tuple[Any, dict[str, Any]]:
-        before, compile_before, started = self.counts.copy(), self.compile_seconds, time.perf_counter()
+        before, started = self.counts.copy(), time.perf_counter()
+        compile_before, staging_before = self.compile_seconds, self.staging_seconds
         try:
             value = action()
         finally:
             events: dict[str, Any] = dict(self.counts - before)
             events["compile_seconds"] = self.compile_seconds - compile_before
+            events["staging_seconds"] = self.staging_seconds - staging_before
             events["seconds"] = time.perf_counter() - started
         return value, events
 

@@ -96,6 +96,7 @@ class SandboxSession:
         start-up is hidden). Deadlines are enforced here and the memory limit by the cgroup,
         so both can still be set then; the rlimits fixed at start stay as they were.
         """
+        self.started_at = time.monotonic()  # the submission's wall clock starts now
         self.limits = replace(
             self.limits,
             wall_seconds=limits.wall_seconds,

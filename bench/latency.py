@@ -1,0 +1,100 @@
+"""Submit-to-verdict latency of the bundled reference solutions, warm and cold.
+
+Run: .venv/bin/python -m bench.latency [--runs 7] [--problem SLUG ...]
+
+The harness runs in this process with JAX already imported (as in a worker). For each
+problem it grades the reference solution:
+
+- warm: with a pool whose sandbox has already imported JAX;
+- cold: starting a new sandbox for the submission;
+
+and prints the median and p90 of each, the time spent in JAX compilation during a warm
+verdict (XLA compiles plus tracing and lowering, in the sandbox and in the harness), and what
+is left over: the cost of the grading machinery itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import jax
+
+from grader.harness import enable_compilation_cache, grade_submission
+from grader.problem import load_problem
+from grader.source import read_submission
+from sandbox.backends import get_backend
+from sandbox.pool import SandboxPool
+from sandbox.session import SandboxSession
+
+HARNESS_COMPILE_EVENTS = (
+    "/jax/core/compile/jaxpr_trace_duration",
+    "/jax/core/compile/jaxpr_to_mlir_module_duration",
+    "/jax/core/compile/backend_compile_duration",
+)
+
+
+class HarnessCompileClock:
+    """Seconds this process spends in JAX compilation (the reference's side of a grading)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        jax.monitoring.register_event_duration_secs_listener(self._on_event)
+
+    def _on_event(self, event: str, duration_secs: float, **_: str | int) -> None:
+        if event in HARNESS_COMPILE_EVENTS:
+            self.seconds += duration_secs
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--problem", nargs="*", default=["aot_compiled_sum", "compile_for", "jaxpr_primitives"])
+    args = parser.parse_args()
+
+    enable_compilation_cache()
+    clock = HarnessCompileClock()
+    backend = get_backend()
+    with SandboxPool(backend, size=1) as pool:
+        for slug in args.problem:
+            problem = load_problem(slug)
+            source = read_submission(problem.reference_solution)
+            warm, cold, compile_share, leftover = [], [], [], []
+            for _ in range(args.runs):
+                pool.wait_ready()
+                harness_before = clock.seconds
+                started = time.perf_counter()
+                with pool.sandbox() as session:
+                    report = grade_submission(problem, source, session=session)
+                elapsed = time.perf_counter() - started
+                assert report.accepted, report.summary()
+                compiles = (
+                    report.sandbox["compile_seconds"]
+                    + report.sandbox["staging_seconds"]
+                    + clock.seconds
+                    - harness_before
+                )
+                warm.append(elapsed)
+                compile_share.append(compiles / elapsed)
+                leftover.append(elapsed - compiles)
+            for _ in range(args.runs):
+                started = time.perf_counter()
+                report = grade_submission(problem, source, session=SandboxSession(backend))
+                cold.append(time.perf_counter() - started)
+                assert report.accepted, report.summary()
+            print(
+                f"{slug:<18} warm median {statistics.median(warm):.3f}s p90 {p90(warm):.3f}s | "
+                f"cold median {statistics.median(cold):.3f}s p90 {p90(cold):.3f}s | "
+                f"JAX compilation {statistics.median(compile_share):.0%} of a warm verdict, "
+                f"the rest {statistics.median(leftover):.3f}s (median)"
+            )
+
+
+if __name__ == "__main__":
+    main()
