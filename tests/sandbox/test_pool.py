@@ -1,0 +1,43 @@
+import pytest
+
+from sandbox.backends import BwrapBackend
+from sandbox.pool import SandboxPool
+
+
+def test_sandboxes_are_single_use_and_replaced():
+    with SandboxPool(BwrapBackend(), size=1) as pool:
+        pool.wait_ready()
+        with pool.sandbox() as first:
+            first.request("load", source="import os\nopen('/tmp/mark', 'w').write('x')\n", filename="a.py")
+            first_pid = first.process.pid
+        assert not first.alive
+        with pool.sandbox() as second:
+            assert second.process.pid != first_pid
+            source = "import os\ndef leftovers():\n    return os.path.exists('/tmp/mark')\n"
+            second.request("load", source=source, filename="b.py")
+            op, reply = second.request("call", target="leftovers", method=None, args=[], kwargs={})
+            assert (op, reply["value"]) == ("ok", False)
+
+
+def test_a_taken_sandbox_is_already_warm():
+    with SandboxPool(BwrapBackend(), size=1) as pool:
+        pool.wait_ready()
+        session = pool.take()
+        try:
+            assert session._ready is not None  # JAX was imported before anyone asked
+        finally:
+            session.close()
+
+
+def test_a_dead_idle_sandbox_is_replaced():
+    with SandboxPool(BwrapBackend(), size=1) as pool:
+        pool.wait_ready()
+        pool._idle[0].close()
+        with pool.sandbox() as session:
+            assert session.alive
+            assert session.request("load", source="x = 1\n", filename="c.py")[0] == "ok"
+
+
+def test_a_pool_needs_a_sandbox():
+    with pytest.raises(ValueError, match="at least one"):
+        SandboxPool(BwrapBackend(), size=0)
