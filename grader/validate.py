@@ -19,6 +19,7 @@ from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from sandbox.backends import Backend, get_backend
+from sandbox.pool import SandboxPool
 
 EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+)\s*$", re.MULTILINE)
 
@@ -42,16 +43,25 @@ def expected_verdict(path: Path) -> Verdict | None:
 
 def validate_problem(problem: Problem, backend: Backend) -> list[Check]:
     """Grade the reference, the starter and every wrong solution of one problem."""
+    with SandboxPool(backend, replace_early=True) as pool:
+        return _validate(problem, pool)
+
+
+def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
+    def grade(source: SubmissionSource) -> Report:
+        with pool.sandbox() as session:
+            return grade_submission(problem, source, session=session)
+
     checks = []
-    reference = grade_submission(problem, read_submission(problem.reference_solution), backend=backend)
+    reference = grade(read_submission(problem.reference_solution))
     checks.append(Check(problem.slug, "reference", reference.verdict, reference.accepted, reference.message, reference))
-    starter = grade_submission(problem, SubmissionSource(problem.starter, "starter.py"), backend=backend)
+    starter = grade(SubmissionSource(problem.starter, "starter.py"))
     checks.append(Check(problem.slug, "starter", starter.verdict, not starter.accepted, starter.message, starter))
     wrong_solutions = problem.wrong_solutions()
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
     for path in wrong_solutions:
-        report = grade_submission(problem, read_submission(path), backend=backend)
+        report = grade(read_submission(path))
         wanted = expected_verdict(path)
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
