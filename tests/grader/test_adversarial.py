@@ -474,26 +474,39 @@ def test_the_canary_problem_accepts_the_secret(canary):
     assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
 
 
-def _sandbox_processes() -> list[str]:
-    found = []
+def _sandbox_processes() -> set[str]:
+    """Runtime processes started by this test process, or orphaned (escaped) ones."""
+    parents = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if b"sandbox.runtime import main" in handle.read():
-                    found.append(pid)
-        except OSError:
+            with open(f"/proc/{pid}/stat") as handle:
+                parents[pid] = handle.read().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
             pass
+    found = set()
+    for pid in parents:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"sandbox.runtime import main" not in handle.read():
+                    continue
+        except OSError:
+            continue
+        ancestor, hops = parents.get(pid), 0
+        while ancestor not in (None, "0", "1", str(os.getpid())) and hops < 64:
+            ancestor, hops = parents.get(ancestor), hops + 1
+        if ancestor in ("1", str(os.getpid())):
+            found.add(pid)
     return found
 
 
 @pytest.mark.parametrize("name", sorted(CANARY_CASES))
 def test_hostile_submission(canary, name):
-    before = set(_sandbox_processes())
+    before = _sandbox_processes()
     code, verdict = CANARY_CASES[name]
     report = grade(canary, code)
     assert report.verdict == verdict, report.summary()
     assert SECRET not in report.to_json()
-    assert set(_sandbox_processes()) <= before, "a process of the sandbox survived it"
+    assert _sandbox_processes() <= before, "a process of the sandbox survived it"
     assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
 
 

@@ -224,5 +224,5 @@ def test_the_process_backend_runs_but_warns_that_it_does_not_isolate():
 
 
 def test_unknown_backend_names_the_choices():
-    with pytest.raises(BackendUnavailable, match="choose one of bwrap, process"):
+    with pytest.raises(BackendUnavailable, match="choose one of bwrap, docker, process"):
         get_backend("docker-ish")
