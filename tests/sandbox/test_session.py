@@ -226,3 +226,25 @@ def test_the_process_backend_runs_but_warns_that_it_does_not_isolate():
 def test_unknown_backend_names_the_choices():
     with pytest.raises(BackendUnavailable, match="choose one of bwrap, docker, process"):
         get_backend("docker-ish")
+
+
+def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch, tmp_path):
+    # A cgroup root with nothing in it: the backend must fall back to the address-space rlimit.
+    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)
+    source = """
+        import jax, jax.numpy as jnp
+        def compiles():
+            x = jnp.arange(8.0)
+            return float(jax.jit(jnp.sum).lower(x).compile()(x))
+        def bomb():
+            blocks = []
+            while True:
+                blocks.append(bytearray(256 * 2**20))
+        """
+    limits = SandboxLimits(memory_bytes=512 * 2**20)
+    with SandboxSession(BwrapBackend(), limits) as session:
+        assert session.cgroup is None and session.info["memory_limit"] == "rlimit"
+        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        assert session.request("call", target="compiles", method=None, args=[], kwargs={})[1]["value"] == 28.0
+        op, reply = session.request("call", target="bomb", method=None, args=[], kwargs={})
+        assert (op, reply["type"]) == ("error", "MemoryError")
