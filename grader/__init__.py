@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         assert_same_value,
         describe,
     )
-    from grader.harness import grade_submission, load_reference
+    from grader.harness import grade_submission
     from grader.problem import Problem, ProblemError, all_problems, load_problem
     from grader.proxy import (
         CallRecord,
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         RemoteHandle,
         SubmissionProxy,
     )
+    from grader.reference import load_reference
     from grader.report import Report, TestResult
     from grader.source import SubmissionInputError, SubmissionSource, read_submission, source_from_text
     from grader.strategies import JnpProgram, arrays, dtypes_other_than, jnp_programs, shapes_other_than
@@ -44,7 +45,8 @@ _LOCATIONS = {
         "assert_same_value",
         "describe",
     ),
-    "grader.harness": ("grade_submission", "load_reference"),
+    "grader.harness": ("grade_submission",),
+    "grader.reference": ("load_reference",),
     "grader.problem": ("Problem", "ProblemError", "all_problems", "load_problem"),
     "grader.proxy": (
         "CallRecord",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import importlib.util
 import os
 import sys
 import tempfile
@@ -24,8 +23,9 @@ import jax
 import pytest
 
 from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure, verdict_for_sandbox_error
-from grader.problem import REPO_ROOT, Problem, ReferenceSolutionError
+from grader.problem import REPO_ROOT, Problem
 from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
+from grader.reference import load_reference
 from grader.report import Report
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
@@ -47,18 +47,6 @@ def enable_compilation_cache() -> None:
         jax.config.update("jax_compilation_cache_dir", directory)
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
-
-
-def load_reference(problem: Problem) -> types.ModuleType:
-    """Import the problem's reference solution into the harness (it is trusted)."""
-    path = problem.reference_solution
-    if not path.is_file():
-        raise ReferenceSolutionError(f"{problem.slug}: no reference solution at {path}")
-    spec = importlib.util.spec_from_file_location(f"jaxjudge_reference_{problem.slug}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def grade_submission(

@@ -12,6 +12,7 @@ from collections.abc import Generator
 import pytest
 
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable
+from grader.reference import ReferenceSolution
 from grader.report import TestResult
 from grader.verdicts import Verdict
 from sandbox.session import SandboxError, SandboxMemoryExceeded, SandboxOutputExceeded, SandboxTimeout
@@ -31,19 +32,6 @@ def submission(request: pytest.FixtureRequest) -> SubmissionProxy:
 def reference(request: pytest.FixtureRequest) -> ReferenceSolution:
     """The reference solution, running here in the harness."""
     return ReferenceSolution(request.config.stash[RUN]._reference)
-
-
-class ReferenceSolution:
-    """The reference module under a short name, so failing examples do not print its path."""
-
-    def __init__(self, module: types.ModuleType) -> None:
-        self._module = module
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._module, name)
-
-    def __repr__(self) -> str:
-        return "reference"
 
 
 class GradingPlugin:

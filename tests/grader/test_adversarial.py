@@ -491,10 +491,13 @@ def _sandbox_processes() -> set[str]:
                     continue
         except OSError:
             continue
+        if parents[pid] == "1":  # orphaned: escaped from whatever started it
+            found.add(pid)
+            continue
         ancestor, hops = parents.get(pid), 0
         while ancestor not in (None, "0", "1", str(os.getpid())) and hops < 64:
             ancestor, hops = parents.get(ancestor), hops + 1
-        if ancestor in ("1", str(os.getpid())):
+        if ancestor == str(os.getpid()):
             found.add(pid)
     return found
 
