@@ -65,7 +65,7 @@ def main() -> None:
         for slug in args.problem:
             problem = load_problem(slug)
             source = read_submission(problem.reference_solution)
-            warm, cold, compile_share, leftover = [], [], [], []
+            warm, cold, compile_share, leftover, xla_only, staging = [], [], [], [], [], []
             for _ in range(args.runs):
                 pool.wait_ready()
                 harness_before = clock.seconds
@@ -83,6 +83,8 @@ def main() -> None:
                 warm.append(elapsed)
                 compile_share.append(compiles / elapsed)
                 leftover.append(elapsed - compiles)
+                xla_only.append(report.sandbox["compile_seconds"])
+                staging.append(report.sandbox["staging_seconds"])
             for _ in range(args.runs):
                 started = time.perf_counter()
                 report = grade_submission(problem, source, session=SandboxSession(backend))
@@ -93,6 +95,10 @@ def main() -> None:
                 f"cold median {statistics.median(cold):.3f}s p90 {p90(cold):.3f}s | "
                 f"JAX compilation {statistics.median(compile_share):.0%} of a warm verdict, "
                 f"the rest {statistics.median(leftover):.3f}s (median)"
+            )
+            print(
+                f"{'':<18} in the sandbox: XLA backend compiles {statistics.median(xla_only):.3f}s, "
+                f"tracing and lowering {statistics.median(staging):.3f}s (medians)"
             )
 
 
