@@ -42,7 +42,12 @@ def test_keys_tell_apart_what_the_reference_could_tell_apart():
 
 def test_inputs_without_a_key_are_never_cached():
     module, calls = counting_module("cache_test_two")
-    module.identity = lambda value: calls.append(1) or value  # type: ignore[attr-defined]
+
+    def identity(value):
+        calls.append(1)
+        return value
+
+    module.identity = identity  # type: ignore[attr-defined]
     reference = ReferenceSolution(module)
     marker = object()
     assert reference.identity(marker) is marker
