@@ -15,7 +15,13 @@ from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavaila
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
 from grader.verdicts import Verdict
-from sandbox.session import SandboxError, SandboxMemoryExceeded, SandboxOutputExceeded, SandboxTimeout
+from sandbox.session import (
+    SandboxError,
+    SandboxMemoryExceeded,
+    SandboxOutputExceeded,
+    SandboxStartFailed,
+    SandboxTimeout,
+)
 
 HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
@@ -122,6 +128,8 @@ def verdict_for_sandbox_error(error: SandboxError) -> Verdict:
         return Verdict.MEMORY_LIMIT_EXCEEDED
     if isinstance(error, SandboxOutputExceeded):
         return Verdict.OUTPUT_LIMIT_EXCEEDED
+    if isinstance(error, SandboxStartFailed):
+        return Verdict.INTERNAL_ERROR
     return Verdict.RUNTIME_ERROR
 
 

@@ -21,6 +21,9 @@ from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
 
+# How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
+STARTUP_SECONDS = 120.0
+
 
 class SandboxError(Exception):
     """The sandbox could not answer; the subclass says why."""
@@ -36,6 +39,10 @@ class SandboxMemoryExceeded(SandboxError):
 
 class SandboxOutputExceeded(SandboxError):
     """The submission printed more than its output limit and the sandbox was killed."""
+
+
+class SandboxStartFailed(SandboxError):
+    """The sandbox never became ready: a fault of the host, not of any submission."""
 
 
 class SandboxCrashed(SandboxError):
@@ -96,7 +103,8 @@ class SandboxSession:
         start-up is hidden). Deadlines are enforced here and the memory limit by the cgroup,
         so both can still be set then; the rlimits fixed at start stay as they were.
         """
-        self.started_at = time.monotonic()  # the submission's wall clock starts now
+        if self._ready is not None:
+            self.started_at = time.monotonic()  # a pooled sandbox: the submission's clock starts now
         self.limits = replace(
             self.limits,
             wall_seconds=limits.wall_seconds,
@@ -107,12 +115,21 @@ class SandboxSession:
             self.cgroup.set_memory_limit(limits.memory_bytes)
 
     def wait_ready(self) -> dict[str, Any]:
-        """Block until the runtime has imported JAX and announced itself."""
+        """Block until the runtime has imported JAX and announced itself.
+
+        Starting up is not the submission's time: its wall clock starts once this returns.
+        """
         if self._ready is None:
-            op, fields = self._receive(self._deadline(self.limits.wall_seconds))
+            try:
+                op, fields = self._receive(time.monotonic() + STARTUP_SECONDS)
+            except SandboxError as exc:
+                detail = self.output.strip().splitlines()[-1:] or [str(exc)]
+                raise SandboxStartFailed(f"the sandbox did not start: {detail[0][:300]}") from None
             if op != "ready":
-                raise SandboxProtocolError(f"expected ready, got {op!r}")
+                self.close()
+                raise SandboxStartFailed(f"the sandbox did not start: it sent {op!r} instead of ready")
             self._ready = fields
+            self.started_at = time.monotonic()
             self.info.update({key: str(fields.get(key, ""))[:200] for key in ("device", "jax_version")})
         return self._ready
 

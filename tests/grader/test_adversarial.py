@@ -516,9 +516,11 @@ def test_hostile_submission(canary, name):
 @pytest.mark.parametrize("name", sorted(AOT_CASES))
 def test_hostile_answer_to_aot_compiled_sum(name):
     code, verdict = AOT_CASES[name]
-    report = grade(load_problem("aot_compiled_sum"), code)
+    problem = load_problem("aot_compiled_sum")
+    report = grade(problem, code)
     assert report.verdict == verdict, report.summary()
     assert report.score < report.max_score
+    assert grade(problem, problem.reference_solution.read_text()).verdict == Verdict.ACCEPTED
 
 
 def test_syntax_errors_are_reported_without_a_sandbox():

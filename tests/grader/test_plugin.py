@@ -10,6 +10,7 @@ from sandbox.session import (
     SandboxMemoryExceeded,
     SandboxOutputExceeded,
     SandboxProtocolError,
+    SandboxStartFailed,
     SandboxTimeout,
 )
 
@@ -22,6 +23,7 @@ from sandbox.session import (
         (SandboxOutputExceeded("o"), Verdict.OUTPUT_LIMIT_EXCEEDED),
         (SandboxCrashed("c"), Verdict.RUNTIME_ERROR),
         (SandboxProtocolError("p"), Verdict.RUNTIME_ERROR),
+        (SandboxStartFailed("s"), Verdict.INTERNAL_ERROR),
     ],
 )
 def test_a_sandbox_that_stopped_answering_gets_the_verdict_of_its_cause(error, verdict):

@@ -14,7 +14,7 @@ from sandbox.backends import (
     get_backend,
     interpreter_paths,
 )
-from sandbox.session import SandboxCrashed, SandboxSession, SandboxTimeout
+from sandbox.session import SandboxCrashed, SandboxSession, SandboxStartFailed, SandboxTimeout
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -248,3 +248,21 @@ def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch
         assert session.request("call", target="compiles", method=None, args=[], kwargs={})[1]["value"] == 28.0
         op, reply = session.request("call", target="bomb", method=None, args=[], kwargs={})
         assert (op, reply["type"]) == ("error", "MemoryError")
+
+
+def test_a_sandbox_that_cannot_start_is_the_hosts_fault_not_the_submissions(tmp_path):
+    broken = tmp_path / "bwrap"
+    broken.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    with (
+        SandboxSession(BwrapBackend(executable=str(broken))) as session,
+        pytest.raises(SandboxStartFailed, match="Permission denied"),
+    ):
+        session.wait_ready()
+
+
+def test_the_wall_clock_starts_when_the_sandbox_is_ready():
+    with SandboxSession(BwrapBackend(), SandboxLimits(wall_seconds=3, call_seconds=3)) as session:
+        time.sleep(3.5)  # longer than the wall limit, but spent before any submission ran
+        session.request("load", source="x = 1\n", filename="s.py")
+        assert session.alive
