@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.stats import BUNDLED_PROBLEMS, p90
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -47,15 +49,10 @@ def compile_milliseconds() -> float:
     return float(timed([sys.executable, "-c", code])[1].stdout)
 
 
-def p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--problem", nargs="*", default=["aot_compiled_sum", "compile_for", "jaxpr_primitives"])
+    parser.add_argument("--problem", nargs="*", default=BUNDLED_PROBLEMS)
     parser.add_argument("--cold", action="store_true", help="clear the harness's XLA cache before every run")
     args = parser.parse_args()
 

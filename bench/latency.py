@@ -21,6 +21,7 @@ import time
 
 import jax
 
+from bench.stats import BUNDLED_PROBLEMS, p90
 from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import load_problem
 from grader.source import read_submission
@@ -47,15 +48,10 @@ class HarnessCompileClock:
             self.seconds += duration_secs
 
 
-def p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--problem", nargs="*", default=["aot_compiled_sum", "compile_for", "jaxpr_primitives"])
+    parser.add_argument("--problem", nargs="*", default=BUNDLED_PROBLEMS)
     args = parser.parse_args()
 
     enable_compilation_cache()
