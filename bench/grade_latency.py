@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -26,12 +27,9 @@ from bench.stats import BUNDLED_PROBLEMS, p90
 REPO = Path(__file__).resolve().parent.parent
 
 
-def timed(command: list[str], env_cache: str | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
-    env = None
-    if env_cache is not None:
-        import os
-
-        env = {**os.environ, "JAXJUDGE_XLA_CACHE_DIR": env_cache}
+def timed(command: list[str], xla_cache: str | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Run a command; with ``xla_cache``, the harness keeps its XLA executables there."""
+    env = {**os.environ, "JAXJUDGE_XLA_CACHE_DIR": xla_cache} if xla_cache is not None else None
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=env, check=False)
     return time.perf_counter() - started, result
