@@ -6,10 +6,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-packages lint clean
+.PHONY: run test setup system-packages lint database clean
 
-run: setup
+# Until students can submit in the browser, the main job grades the bundled example.
+run: setup database
 	$(PY) -m grader grade --problem aot_compiled_sum solutions/aot_compiled_sum/reference.py
+
+# The embedded SQLite database, migrated, with the catalog loaded from problems/.
+database: setup
+	$(PY) manage.py migrate --verbosity 0
+	$(PY) manage.py syncproblems
 
 test: setup lint
 	$(PY) -m pytest
@@ -38,4 +44,4 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3

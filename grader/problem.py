@@ -66,10 +66,11 @@ class Problem:
     visible_tests: str
     hidden_tests: str = field(repr=False)
     notebook: Any = field(repr=False, compare=False)
+    solutions_root: Path = field(default_factory=solutions_dir, repr=False)
 
     @property
     def solution_dir(self) -> Path:
-        return solutions_dir() / self.slug
+        return self.solutions_root / self.slug
 
     @property
     def reference_solution(self) -> Path:
@@ -148,21 +149,24 @@ def find_problem(slug_or_path: str) -> Path:
     return path
 
 
-def load_problem(slug_or_path: str | Path) -> Problem:
-    """Load and validate a problem notebook by slug or path."""
+def load_problem(slug_or_path: str | Path, *, solutions_root: Path | None = None) -> Problem:
+    """Load and validate a problem notebook by slug or path.
+
+    Its solutions are looked for under ``solutions_root`` (default: the solutions folder).
+    """
     path = find_problem(str(slug_or_path))
     try:
         notebook = nbformat.read(path, as_version=4)
     except Exception as exc:  # nbformat raises JSON, validation and OS errors alike
         raise ProblemError(f"{path}: not a readable notebook: {exc}") from None
-    return _parse(path, notebook)
+    return _parse(path, notebook, solutions_root or solutions_dir())
 
 
 def all_problems() -> list[Problem]:
     return [load_problem(path) for path in sorted(problems_dir().glob("*.ipynb"))]
 
 
-def _parse(path: Path, notebook: Any) -> Problem:
+def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
     meta = notebook.metadata.get("grader")
     if not isinstance(meta, dict):
         raise ProblemError(f"{path}: metadata.grader: missing (the notebook's grader block)")
@@ -223,6 +227,7 @@ def _parse(path: Path, notebook: Any) -> Problem:
         visible_tests="\n\n".join(visible),
         hidden_tests="\n\n".join(hidden),
         notebook=notebook,
+        solutions_root=solutions_root,
     )
 
 

@@ -1,0 +1,29 @@
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_signs_the_new_user_in(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "grace", "password1": "compile-ahead-1", "password2": "compile-ahead-1"},
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="grace").exists()
+    assert "grace" in client.get(reverse("catalog:list")).content.decode()
+
+
+def test_sign_in_and_out(client):
+    User.objects.create_user("alan", password="turing-machine-9")
+    response = client.post(reverse("login"), {"username": "alan", "password": "turing-machine-9"})
+    assert response.status_code == 302
+    assert client.post(reverse("logout")).status_code == 302
+    assert "Sign in" in client.get(reverse("catalog:list")).content.decode()
+
+
+def test_a_weak_password_is_refused_with_a_reason(client):
+    response = client.post(reverse("signup"), {"username": "bob", "password1": "123", "password2": "123"})
+    assert response.status_code == 200
+    assert "too short" in response.content.decode()

@@ -1,0 +1,59 @@
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from grader.problem import all_problems, load_problem
+from webapp.catalog.markdown import render_markdown
+from webapp.catalog.models import Problem
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def catalog():
+    for problem in all_problems():
+        Problem.install(problem)
+
+
+def test_the_list_shows_every_bundled_problem_with_difficulty_and_tags(client, catalog):
+    page = client.get(reverse("catalog:list")).content.decode()
+    for slug in ("aot_compiled_sum", "compile_for", "jaxpr_primitives"):
+        assert reverse("catalog:detail", args=[slug]) in page
+    assert 'class="hard"' in page and ">aot<" in page
+
+
+def test_the_list_filters_by_search_difficulty_and_tag(client, catalog):
+    def slugs(**query):
+        return {p.slug for p in client.get(reverse("catalog:list"), query).context["problems"]}
+
+    assert slugs(q="jaxpr") == {"jaxpr_primitives"}
+    assert slugs(difficulty="medium") == {"compile_for"}
+    assert slugs(tag="aot") == {"aot_compiled_sum", "compile_for"}
+
+
+def test_anonymous_visitors_read_the_statement_and_are_asked_to_sign_in(client, catalog):
+    page = client.get(reverse("catalog:detail", args=["aot_compiled_sum"])).content.decode()
+    assert "Why this matters" in page and "Worked mini-example" in page and "Common pitfalls" in page
+    assert "<details><summary>Hint 1</summary>" in page
+    assert "Sign in</a> to attempt this problem and view the solution." in page
+    assert "<textarea" not in page
+
+
+def test_signed_in_students_get_the_starter_code_and_never_hidden_tests(client, catalog):
+    client.force_login(User.objects.create_user("ada", password="a-long-password-1"))
+    page = client.get(reverse("catalog:detail", args=["aot_compiled_sum"])).content.decode()
+    assert "def aot_compiled_sum(x):" in page
+    assert "test_compiles_for_a_length_it_has_never_seen" not in page
+    reference = load_problem("aot_compiled_sum").reference_solution.read_text()
+    assert "compiled = jax.jit(jnp.sum).lower(x).compile()" in reference
+    assert "compiled = jax.jit(jnp.sum).lower(x).compile()" not in page
+
+
+def test_code_is_highlighted_and_markup_is_sanitised():
+    html = render_markdown("```python\nx = 1\n```\n\n<script>alert(1)</script> <img src=x onerror=alert(1)>")
+    assert 'class="highlight"' in html
+    assert "<script" not in html and "onerror" not in html
+
+
+def test_an_unknown_problem_is_404(client):
+    assert client.get(reverse("catalog:detail", args=["nope"])).status_code == 404

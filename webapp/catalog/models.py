@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import models
+
+from webapp.catalog.markdown import render_markdown
+
+if TYPE_CHECKING:
+    from grader.problem import Problem as NotebookProblem
+
+
+class Problem(models.Model):
+    """A problem of the catalog, as installed from its notebook (the notebook stays the source)."""
+
+    class Difficulty(models.TextChoices):
+        EASY = "easy"
+        MEDIUM = "medium"
+        HARD = "hard"
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    difficulty = models.CharField(max_length=10, choices=Difficulty.choices)
+    category = models.CharField(max_length=100)
+    tags = models.JSONField(default=list)
+    statement_html = models.TextField()
+    hints_html = models.JSONField(default=list)
+    starter = models.TextField()
+    visible_tests = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("difficulty", "title")
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @classmethod
+    def install(cls, source: NotebookProblem) -> Problem:
+        """Create or update the catalog entry of a loaded notebook. No hidden test is stored."""
+        problem, _ = cls.objects.update_or_create(
+            slug=source.slug,
+            defaults={
+                "title": source.title,
+                "difficulty": source.difficulty,
+                "category": source.category,
+                "tags": list(source.tags),
+                "statement_html": render_markdown(source.statement),
+                "hints_html": [render_markdown(hint) for hint in source.hints],
+                "starter": source.starter,
+                "visible_tests": source.visible_tests,
+            },
+        )
+        return problem

@@ -1,0 +1,73 @@
+"""The one module of the web app that reaches the grader (its Python API, never its CLI)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.problem import Problem, ProblemError, all_problems, load_problem, problems_dir, solutions_dir
+
+
+class InstallRefused(Exception):
+    """A problem that cannot be installed; the message says why."""
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    problem: Problem
+    checks: list[str]
+
+
+def installed_problems() -> list[Problem]:
+    return all_problems()
+
+
+def install_problem(
+    notebook: Path, *, solution: Path | None = None, wrong: Sequence[Path] = (), update: bool = False
+) -> InstallResult:
+    """Validate a problem notebook with its solutions, then copy it into problems/ and solutions/.
+
+    The notebook's metadata must load; the reference (``solution``, or the one already
+    installed when updating) must be accepted; the starter and every wrong solution must not.
+    Nothing is copied unless all of that holds.
+    """
+    from grader.validate import validate_problem  # imports JAX: only when installing
+    from sandbox.backends import get_backend
+
+    try:
+        candidate = load_problem(notebook)
+    except ProblemError as exc:
+        raise InstallRefused(str(exc)) from None
+    target = problems_dir() / f"{candidate.slug}.ipynb"
+    if target.exists() and not update:
+        raise InstallRefused(f"problem {candidate.slug!r} is already installed; use --update for a new version")
+    installed_solutions = solutions_dir() / candidate.slug
+    reference = solution or installed_solutions / "reference.py"
+    if not reference.is_file():
+        raise InstallRefused(f"{candidate.slug}: a reference solution is needed (--solution PY)")
+    wrong_files = list(wrong) or sorted(installed_solutions.glob("wrong_*.py"))
+
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-install-") as staging:
+        staged_solutions = Path(staging) / "solutions" / candidate.slug
+        staged_solutions.mkdir(parents=True)
+        staged_notebook = Path(staging) / f"{candidate.slug}.ipynb"
+        shutil.copy(notebook, staged_notebook)
+        shutil.copy(reference, staged_solutions / "reference.py")
+        for index, path in enumerate(wrong_files):
+            name = path.name if path.name.startswith("wrong_") else f"wrong_{index}_{path.name}"
+            shutil.copy(path, staged_solutions / name)
+        staged = load_problem(staged_notebook, solutions_root=Path(staging) / "solutions")
+        checks = validate_problem(staged, get_backend())
+        lines = [f"{'ok  ' if c.ok else 'FAIL'} {c.label}: {c.verdict}" for c in checks]
+        if not all(c.ok for c in checks):
+            failed = [line for line, c in zip(lines, checks, strict=True) if not c.ok]
+            raise InstallRefused(f"{candidate.slug} did not validate:\n" + "\n".join(failed))
+        problems_dir().mkdir(parents=True, exist_ok=True)
+        shutil.copy(staged_notebook, target)
+        if installed_solutions.exists():
+            shutil.rmtree(installed_solutions)
+        shutil.copytree(staged_solutions, installed_solutions)
+    return InstallResult(load_problem(target), lines)
