@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -86,3 +87,31 @@ def make_problem(problem_root: Path) -> Callable[..., Path]:
         return write_problem(problem_root, slug, **kwargs)  # type: ignore[arg-type]
 
     return make
+
+
+def sandbox_processes() -> set[str]:
+    """Runtime processes started by this test process, or orphaned (escaped) ones."""
+    parents = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                parents[pid] = handle.read().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            pass
+    found = set()
+    for pid in parents:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"sandbox.runtime import main" not in handle.read():
+                    continue
+        except OSError:
+            continue
+        if parents[pid] == "1":  # orphaned: escaped from whatever started it
+            found.add(pid)
+            continue
+        ancestor, hops = parents.get(pid), 0
+        while ancestor not in (None, "0", "1", str(os.getpid())) and hops < 64:
+            ancestor, hops = parents.get(ancestor), hops + 1
+        if ancestor == str(os.getpid()):
+            found.add(pid)
+    return found

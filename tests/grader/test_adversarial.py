@@ -9,7 +9,6 @@ that nothing the hostile one did survived it or harmed the worker.
 
 from __future__ import annotations
 
-import os
 import textwrap
 
 import pytest
@@ -19,6 +18,7 @@ from grader.problem import REPO_ROOT, Problem, load_problem
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict
 from sandbox.backends import BwrapBackend
+from tests.conftest import sandbox_processes
 
 SECRET = "canary-5e1f0a7b9c"
 FOUND = "canary-5"  # what the searches look for: a prefix of the secret only
@@ -474,42 +474,14 @@ def test_the_canary_problem_accepts_the_secret(canary):
     assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
 
 
-def _sandbox_processes() -> set[str]:
-    """Runtime processes started by this test process, or orphaned (escaped) ones."""
-    parents = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                parents[pid] = handle.read().rsplit(")", 1)[1].split()[1]
-        except (OSError, IndexError):
-            pass
-    found = set()
-    for pid in parents:
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if b"sandbox.runtime import main" not in handle.read():
-                    continue
-        except OSError:
-            continue
-        if parents[pid] == "1":  # orphaned: escaped from whatever started it
-            found.add(pid)
-            continue
-        ancestor, hops = parents.get(pid), 0
-        while ancestor not in (None, "0", "1", str(os.getpid())) and hops < 64:
-            ancestor, hops = parents.get(ancestor), hops + 1
-        if ancestor == str(os.getpid()):
-            found.add(pid)
-    return found
-
-
 @pytest.mark.parametrize("name", sorted(CANARY_CASES))
 def test_hostile_submission(canary, name):
-    before = _sandbox_processes()
+    before = sandbox_processes()
     code, verdict = CANARY_CASES[name]
     report = grade(canary, code)
     assert report.verdict == verdict, report.summary()
     assert SECRET not in report.to_json()
-    assert _sandbox_processes() <= before, "a process of the sandbox survived it"
+    assert sandbox_processes() <= before, "a process of the sandbox survived it"
     assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
 
 

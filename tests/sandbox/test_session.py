@@ -15,6 +15,7 @@ from sandbox.backends import (
     interpreter_paths,
 )
 from sandbox.session import SandboxCrashed, SandboxSession, SandboxStartFailed, SandboxTimeout
+from tests.conftest import sandbox_processes
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -169,18 +170,7 @@ def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
         assert session.killed_for_time and not session.alive
     assert time.monotonic() - started < 10
     # The double-forked child lived in the sandbox's PID namespace, which died with it.
-    survivors = [
-        p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).endswith("sandbox.runtime import main; main()")
-    ]
-    assert survivors == []
-
-
-def _cmdline(pid: str) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
+    assert sandbox_processes() == set()
 
 
 def test_os_exit_is_seen_as_a_crash():
