@@ -1,23 +1,26 @@
 # Two commands do everything on a fresh Debian/Ubuntu machine with Python 3.11:
-#   make run    set up, then grade the bundled example submission and print the report
+#   make run    set up, then serve the site at http://127.0.0.1:8000 with a grading worker
 #   make test   set up, then lint, type-check and run the whole test suite
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+EDITOR_BUNDLE := webapp/static/editor/editor.bundle.js
+FRONTEND := webapp/frontend
 
-.PHONY: run test setup system-packages lint database clean
+.PHONY: run test setup system-packages browser lint database clean
 
-# Until students can submit in the browser, the main job grades the bundled example.
-run: setup database
-	$(PY) -m grader grade --problem aot_compiled_sum solutions/aot_compiled_sum/reference.py
+# The web server and a grading worker on the embedded SQLite database (migrated and loaded
+# with the catalog first). Ctrl-C stops both.
+run: setup
+	$(PY) -m webapp.serve
 
 # The embedded SQLite database, migrated, with the catalog loaded from problems/.
 database: setup
 	$(PY) manage.py migrate --verbosity 0
 	$(PY) manage.py syncproblems
 
-test: setup lint
+test: setup browser lint
 	$(PY) -m pytest
 
 lint: setup
@@ -25,17 +28,33 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-setup: system-packages $(STAMP)
+setup: system-packages $(STAMP) $(EDITOR_BUNDLE)
 
-# bubblewrap is the sandbox; prlimit (util-linux) sets its resource limits.
-system-packages:
-	@if ! command -v bwrap >/dev/null || ! command -v prlimit >/dev/null; then \
+# Debian packages, installed when missing: $(call apt,COMMAND,PACKAGES).
+define apt
+	@if ! command -v $(1) >/dev/null; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update -qq && apt-get install -y -qq bubblewrap util-linux; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); \
 		else \
-			echo "error: install bubblewrap and util-linux (sudo apt-get install bubblewrap util-linux)" >&2; exit 1; \
+			echo "error: install $(2) (sudo apt-get install $(2))" >&2; exit 1; \
 		fi; \
 	fi
+endef
+
+# bubblewrap is the sandbox; prlimit (util-linux) sets its resource limits; npm builds the editor.
+system-packages:
+	$(call apt,bwrap,bubblewrap)
+	$(call apt,prlimit,util-linux)
+	$(call apt,npm,nodejs npm)
+
+# The real-browser tests drive Debian's chromium (never a downloaded browser).
+browser:
+	$(call apt,chromium,chromium)
+
+# The CodeMirror 6 editor, from the npm registry (exact versions in package-lock.json),
+# bundled by esbuild. The page falls back to a plain textarea while it is missing.
+$(EDITOR_BUNDLE): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json $(FRONTEND)/src/editor.js
+	cd $(FRONTEND) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,4 +63,4 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3* $(FRONTEND)/node_modules webapp/static/editor

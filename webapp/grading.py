@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from grader.problem import Problem, ProblemError, all_problems, load_problem, problems_dir, solutions_dir
+
+if TYPE_CHECKING:
+    from sandbox.pool import SandboxPool
+
+# One pool of warm sandboxes per device, per worker process: a submission never waits for
+# `import jax` in its sandbox. Created by the first grading (or by `warm_up`).
+_pools: dict[str, SandboxPool] = {}
+_pools_lock = threading.Lock()
 
 
 class InstallRefused(Exception):
@@ -71,3 +81,55 @@ def install_problem(
             shutil.rmtree(installed_solutions)
         shutil.copytree(staged_solutions, installed_solutions)
     return InstallResult(load_problem(target), lines)
+
+
+def reference_solution_text(slug: str) -> str:
+    """The reference solution's source, for students allowed to see it."""
+    return load_problem(slug).reference_solution.read_text()
+
+
+def _pool(device: str) -> SandboxPool:
+    from sandbox.backends import get_backend
+    from sandbox.pool import SandboxPool
+
+    with _pools_lock:
+        if device not in _pools:
+            _pools[device] = SandboxPool(get_backend(device=device))
+        return _pools[device]
+
+
+def warm_up(device: str = "cpu") -> None:
+    """Import the grader and start this process's sandboxes, so the first grading is fast."""
+    import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
+
+    _pool(device).wait_ready()
+
+
+def close_pools() -> None:
+    with _pools_lock:
+        for pool in _pools.values():
+            pool.close()
+        _pools.clear()
+
+
+def grade_code(slug: str, code: str, *, include_hidden: bool) -> dict[str, Any]:
+    """Grade ``code`` for problem ``slug`` in a warm sandbox; the report as JSON-ready data.
+
+    Every mistake of the student's (syntax, a magic, a wrong answer, a limit) comes back as a
+    verdict in the report; only a fault of the platform raises.
+    """
+    from grader.harness import grade_submission
+    from grader.report import Report
+    from grader.source import SubmissionInputError, source_from_text
+    from grader.verdicts import Verdict
+
+    problem = load_problem(slug)
+    try:
+        source = source_from_text(code, filename="solution.py")
+    except SubmissionInputError as exc:
+        refused = Report(problem=slug, verdict=Verdict.SYNTAX_ERROR, score=0.0, max_score=problem.points)
+        refused.message = str(exc)
+        return refused.to_dict()
+    with _pool(problem.device).sandbox() as session:
+        report = grade_submission(problem, source, include_hidden=include_hidden, session=session)
+    return report.to_dict()

@@ -1,14 +1,21 @@
 """Settings, read from the environment; the defaults run out of the box on SQLite.
 
-- ``JAXJUDGE_SECRET_KEY`` (or ``JAXJUDGE_SECRET_KEY_FILE``): required when DEBUG is off.
-- ``JAXJUDGE_DEBUG``: on by default for a local checkout.
+- ``JAXJUDGE_SECRET_KEY`` (or ``JAXJUDGE_SECRET_KEY_FILE``): without either, a random key is
+  made once and kept in ``.cache/secret_key`` of the checkout.
+- ``JAXJUDGE_DEBUG``: off by default; turn it on for development only.
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/jaxjudge``; default SQLite in the checkout.
 - ``JAXJUDGE_ALLOWED_HOSTS``: comma-separated.
+- ``JAXJUDGE_MAX_CODE_BYTES``, ``JAXJUDGE_RATE_LIMIT_PER_MINUTE``, ``JAXJUDGE_MAX_PENDING``:
+  the size cap on a submission and the per-user limits on Run and Submit.
+- ``JAXJUDGE_STALLED_AFTER_S``: a grading whose worker has been silent this long is given to
+  another worker.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -36,12 +43,28 @@ def env_secret(name: str) -> str | None:
     return os.environ.get(name)
 
 
-DEBUG = env_bool("JAXJUDGE_DEBUG", True)
-SECRET_KEY = env_secret("JAXJUDGE_SECRET_KEY") or ""
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("JAXJUDGE_SECRET_KEY must be set when JAXJUDGE_DEBUG is off")
-    SECRET_KEY = "insecure-local-development-key-do-not-use-in-production"
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def local_secret_key() -> str:
+    """A key made once per checkout, so that the embedded default needs no configuration."""
+    path = BASE_DIR / ".cache" / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("JAXJUDGE_DEBUG", False)
+SECRET_KEY = env_secret("JAXJUDGE_SECRET_KEY") or local_secret_key()
 ALLOWED_HOSTS = [h for h in os.environ.get("JAXJUDGE_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 
 INSTALLED_APPS = [
@@ -51,12 +74,16 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_tasks",
+    "django_tasks_db",
     "webapp.catalog",
+    "webapp.submissions",
     "webapp.accounts",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,6 +116,25 @@ DATABASES = {
         conn_max_age=60,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server and the workers write at the same time: WAL lets readers go on while a
+    # worker writes, and IMMEDIATE transactions wait for the lock instead of failing midway.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # Tests start real servers and workers as other processes: they need a file they can open.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".cache" / "test-db.sqlite3")}
+
+# Gradings go through the Django Tasks API, stored in the database; a GPU problem's gradings
+# go to their own queue, which only workers on GPU machines take.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "gpu"],
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -107,4 +153,14 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "webapp" / "static"]
+# Static files come straight from the app folders, so no collectstatic step is needed (and
+# whitenoise need not warn that STATIC_ROOT, collectstatic's target, does not exist yet).
+WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+
+MAX_CODE_BYTES = env_int("JAXJUDGE_MAX_CODE_BYTES", 64 * 1024)
+RATE_LIMIT_PER_MINUTE = env_int("JAXJUDGE_RATE_LIMIT_PER_MINUTE", 12)
+MAX_PENDING = env_int("JAXJUDGE_MAX_PENDING", 2)
+STALLED_AFTER_S = env_int("JAXJUDGE_STALLED_AFTER_S", 30)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

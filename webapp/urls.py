@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("webapp.accounts.urls")),
+    path("", include("webapp.submissions.urls")),
     path("", include("webapp.catalog.urls")),
 ]

@@ -27,6 +27,7 @@ class Problem(models.Model):
     hints_html = models.JSONField(default=list)
     starter = models.TextField()
     visible_tests = models.TextField(blank=True)
+    device = models.CharField(max_length=10, default="cpu")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -49,6 +50,7 @@ class Problem(models.Model):
                 "hints_html": [render_markdown(hint) for hint in source.hints],
                 "starter": source.starter,
                 "visible_tests": source.visible_tests,
+                "device": source.device,
             },
         )
         return problem

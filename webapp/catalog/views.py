@@ -3,6 +3,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from webapp.catalog.models import Problem
+from webapp.submissions.models import Progress
+from webapp.submissions.views import workspace
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
@@ -16,10 +18,17 @@ def problem_list(request: HttpRequest) -> HttpResponse:
     tag = request.GET.get("tag", "").strip()
     if tag:
         problems = [p for p in problems if tag in p.tags]  # type: ignore[assignment]
-    context = {"problems": problems, "query": query, "difficulty": difficulty, "tag": tag}
+    marks = {}
+    if request.user.is_authenticated:
+        marks = {p.problem_id: p.state for p in Progress.objects.filter(user=request.user)}
+    rows = [(problem, marks.get(problem.pk, "")) for problem in problems]
+    context = {"problems": problems, "rows": rows, "query": query, "difficulty": difficulty, "tag": tag}
     return render(request, "catalog/problem_list.html", context)
 
 
 def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
-    return render(request, "catalog/problem_detail.html", {"problem": problem})
+    context = {"problem": problem}
+    if request.user.is_authenticated:
+        context.update(workspace(request.user, problem))
+    return render(request, "catalog/problem_detail.html", context)

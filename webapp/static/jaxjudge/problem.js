@@ -1,0 +1,136 @@
+// The problem page: Run and Submit without leaving the page, live results, drafts kept.
+// Without this script the form still works: it posts and the result page reloads itself.
+(function () {
+  "use strict";
+  const form = document.getElementById("workspace");
+  if (!form) return;
+  const code = form.elements.namedItem("code");
+  const result = document.getElementById("result");
+  const draftState = document.getElementById("draft-state");
+  const csrf = form.elements.namedItem("csrfmiddlewaretoken").value;
+  const POLL_MS = 250;
+  let busy = false;
+
+  function element(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (className) node.className = className;
+    return node;
+  }
+
+  function points(value) {
+    return value === null || value === undefined ? "" : String(Math.round(value * 100) / 100);
+  }
+
+  // Everything comes in as text and is put in with textContent: nothing a submission
+  // prints can become markup.
+  function render(data) {
+    const box = element("div", null, "result");
+    box.dataset.status = data.status;
+    let headline;
+    if (data.status === "graded") headline = `${data.verdict} (${points(data.score)}/${points(data.max_score)})`;
+    else if (data.status === "failed") headline = "failed: the platform could not grade this; try again";
+    else headline = `${data.status}…`;
+    const verdict = element("p", headline, `verdict ${data.verdict || data.status}`);
+    verdict.dataset.testid = "verdict";
+    box.append(verdict);
+    if (data.message) box.append(element("pre", data.message, "message"));
+    if (data.tests && data.tests.length) {
+      const table = element("table", null, "tests");
+      const head = table.createTHead().insertRow();
+      for (const title of ["Test", "Set", "Outcome", "Points", "Message"]) head.append(element("th", title));
+      const body = table.createTBody();
+      for (const test of data.tests) {
+        const row = body.insertRow();
+        row.append(element("td", test.name));
+        row.append(element("td", test.hidden ? "hidden" : "visible"));
+        row.append(element("td", test.outcome, `outcome-${test.outcome}`));
+        row.append(element("td", points(test.points)));
+        const message = element("td");
+        if (test.message) message.append(element("pre", test.message));
+        row.append(message);
+      }
+      box.append(table);
+    }
+    if (data.output) {
+      const details = element("details");
+      details.append(element("summary", "Output"), element("pre", data.output));
+      box.append(details);
+    }
+    result.replaceChildren(box);
+  }
+
+  function addToHistory(data, pageUrl) {
+    const body = document.querySelector("#history tbody");
+    if (body.rows.length === 1 && body.rows[0].cells.length === 1) body.deleteRow(0); // "None yet."
+    const row = body.insertRow(0);
+    const link = element("a", data.id);
+    link.href = pageUrl;
+    row.insertCell().append(link);
+    row.append(element("td", data.kind), element("td", new Date(data.created_at).toLocaleString()));
+    row.append(element("td", data.verdict || data.status, `verdict ${data.verdict || data.status}`));
+    row.append(element("td", data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`));
+  }
+
+  async function poll(url) {
+    for (;;) {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`status check failed (${response.status})`);
+      const data = await response.json();
+      render(data);
+      if (data.finished) return data;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  async function grade(button) {
+    if (busy) return;
+    busy = true;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    try {
+      const response = await fetch(button.getAttribute("formaction"), {
+        method: "POST",
+        body: new FormData(form),
+        headers: { Accept: "application/json", "X-CSRFToken": csrf },
+      });
+      const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+      if (!response.ok) {
+        result.replaceChildren(element("p", data.error || `the server answered ${response.status}`, "notice"));
+        return;
+      }
+      render(data);
+      addToHistory(await poll(data.status_url), data.page_url);
+    } catch (error) {
+      result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
+    } finally {
+      busy = false;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    }
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    grade(event.submitter || form.querySelector('[data-action="run"]'));
+  });
+  // Ctrl/Cmd-Enter in the editor (the bundle sends this event) runs the visible tests.
+  code.addEventListener("editor-run", () => grade(form.querySelector('[data-action="run"]')));
+  code.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      grade(form.querySelector('[data-action="run"]'));
+    }
+  });
+
+  // Drafts: saved a second after the last keystroke.
+  let timer = null;
+  code.addEventListener("input", () => {
+    clearTimeout(timer);
+    draftState.textContent = "";
+    timer = setTimeout(async () => {
+      const body = new FormData();
+      body.append("code", code.value);
+      const response = await fetch(form.dataset.draftUrl, { method: "POST", body, headers: { "X-CSRFToken": csrf } });
+      draftState.textContent = response.ok ? "Draft saved" : "Draft not saved";
+    }, 1000);
+  });
+})();

@@ -1,0 +1,74 @@
+"""``manage.py worker``: grade submissions from the task queue.
+
+A worker takes tasks with django-tasks-db's worker loop, grades each in a warm sandbox of
+its own pool, and every few seconds gives another attempt to any submission whose worker
+has gone silent (killed, or its machine lost), so that no submission is ever dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection
+from django_tasks_db.management.commands.db_worker import Worker
+
+from webapp import grading
+from webapp.submissions import queue
+
+logger = logging.getLogger(__name__)
+
+
+class Command(BaseCommand):
+    help = "Grade submissions from the task queue (CPU sandboxes, or GPU ones with --queue gpu)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--queue", choices=["default", "gpu"], default="default", help="the queue to take from")
+        parser.add_argument(
+            "--interval", type=float, default=0.1, help="seconds between looks at an empty queue (default 0.1)"
+        )
+        parser.add_argument("--max-tasks", type=int, default=None, help="exit after this many gradings")
+
+    def handle(self, *args: Any, queue: str, interval: float, max_tasks: int | None, **options: Any) -> None:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
+        device = "gpu" if queue == "gpu" else "cpu"
+        grading.warm_up(device)
+        stop = threading.Event()
+        reaper = threading.Thread(target=self.take_back_stalled, args=(stop,), name="reaper", daemon=True)
+        reaper.start()
+        worker = Worker(
+            queue_names=[queue],
+            interval=interval,
+            batch=False,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=max_tasks,
+            worker_id=queue_worker_id(),
+            excluded_queue_names=[],
+        )
+        worker.configure_signals()
+        self.stdout.write(f"worker {queue_worker_id()} ready on queue {queue!r} ({device} sandboxes)")
+        try:
+            worker.run()
+        finally:
+            stop.set()
+            grading.close_pools()
+
+    @staticmethod
+    def take_back_stalled(stop: threading.Event) -> None:
+        period = max(1.0, settings.STALLED_AFTER_S / 3)
+        try:
+            while not stop.wait(period):
+                try:
+                    queue.requeue_stalled()
+                except Exception:  # a locked database, say: try again next round
+                    logger.exception("could not look for stalled submissions")
+        finally:
+            connection.close()
+
+
+def queue_worker_id() -> str:
+    return queue.WORKER_NAME[:64]

@@ -1,0 +1,117 @@
+"""Submissions and what a student has done with each problem: drafts, attempts, solutions seen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from webapp.catalog.models import Problem
+
+
+class Submission(models.Model):
+    """One Run (visible tests) or Submit (hidden tests too), from queued to its verdict."""
+
+    class Kind(models.TextChoices):
+        RUN = "run"
+        SUBMIT = "submit"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        GRADED = "graded"
+        # The platform failed to grade it, several times over: not the student's fault.
+        FAILED = "failed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="submissions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    code = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    verdict = models.CharField(max_length=40, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    max_score = models.FloatField(null=True, blank=True)
+    report = models.JSONField(null=True, blank=True)
+    # Each hand-over to a worker is an attempt; only the current attempt may write a verdict,
+    # so a worker that was given up for dead can never overwrite its successor's result.
+    attempt = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=100, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes = (
+            models.Index(fields=["user", "problem", "-created_at"]),
+            models.Index(fields=["status", "heartbeat_at"]),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.GRADED, self.Status.FAILED)
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == self.Status.GRADED and self.verdict == "accepted"
+
+    def to_json(self) -> dict[str, Any]:
+        """What the owner's page shows, live: the state, then every test's outcome."""
+        report = self.report or {}
+        return {
+            "id": self.pk,
+            "kind": self.kind,
+            "status": self.status,
+            "finished": self.finished,
+            "verdict": self.verdict,
+            "score": self.score,
+            "max_score": self.max_score,
+            "message": report.get("message", ""),
+            "tests": report.get("tests", []),
+            "output": report.get("output", ""),
+            "duration_s": report.get("duration_s"),
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+class Draft(models.Model):
+    """The code a student last had in the editor, kept per problem."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drafts")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
+    code = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_draft_per_problem"),)
+
+
+class Progress(models.Model):
+    """A student's standing on one problem: attempted, solved, and whether the solution was seen first."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="progress")
+    attempted_at = models.DateTimeField(null=True, blank=True)
+    solved_at = models.DateTimeField(null=True, blank=True)
+    solution_viewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_progress_per_problem"),)
+
+    @property
+    def state(self) -> str:
+        if self.solved_at is None:
+            return "attempted" if self.attempted_at else "not attempted"
+        if self.solution_viewed_at is not None and self.solution_viewed_at < self.solved_at:
+            return "solved after viewing the solution"
+        return "solved"
+
+    @property
+    def may_see_solution(self) -> bool:
+        return self.solved_at is not None or self.solution_viewed_at is not None

@@ -1,0 +1,176 @@
+"""Run, Submit, live results, drafts, the solution gate and the progress page.
+
+Every state change is a POST behind CSRF and sign-in; a student only ever sees their own
+code and results (another student's submission is a 404, as if it did not exist).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from webapp import grading
+from webapp.catalog.models import Problem
+from webapp.submissions import queue
+from webapp.submissions.models import Draft, Progress, Submission
+
+HISTORY_LENGTH = 20
+
+
+class SignedInRequest(HttpRequest):
+    """A request that ``login_required`` let through: its user is a real account."""
+
+    user: User
+
+
+class Refused(Exception):
+    """A Run or Submit that is not accepted; the message tells the student why."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def workspace(user: User, problem: Problem) -> dict[str, Any]:
+    """What the problem page shows a signed-in student: their draft, history and standing."""
+    draft = Draft.objects.filter(user=user, problem=problem).first()
+    progress = Progress.objects.filter(user=user, problem=problem).first()
+    return {
+        "code": draft.code if draft else problem.starter,
+        "history": Submission.objects.filter(user=user, problem=problem)[:HISTORY_LENGTH],
+        "progress": progress,
+    }
+
+
+def check_allowed(request: SignedInRequest, code: str) -> None:
+    if not code.strip():
+        raise Refused("Your solution is empty.", 400)
+    size = len(code.encode("utf-8", errors="replace"))
+    if size > settings.MAX_CODE_BYTES:
+        raise Refused(f"Your solution is {size} bytes; the limit is {settings.MAX_CODE_BYTES} bytes.", 413)
+    mine = Submission.objects.filter(user=request.user)
+    pending = mine.filter(status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]).count()
+    if pending >= settings.MAX_PENDING:
+        raise Refused(f"You already have {pending} gradings in progress; wait for one to finish.", 429)
+    recent = mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count()
+    if recent >= settings.RATE_LIMIT_PER_MINUTE:
+        raise Refused(
+            f"At most {settings.RATE_LIMIT_PER_MINUTE} runs and submissions a minute; try again shortly.", 429
+        )
+
+
+def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
+    problem = get_object_or_404(Problem, slug=slug)
+    code = request.POST.get("code", "")
+    try:
+        check_allowed(request, code)
+    except Refused as refusal:
+        if wants_json(request):
+            return JsonResponse({"error": str(refusal)}, status=refusal.status)
+        return render(
+            request, "submissions/refused.html", {"problem": problem, "message": refusal}, status=refusal.status
+        )
+    with transaction.atomic():
+        Draft.objects.update_or_create(user=request.user, problem=problem, defaults={"code": code})
+        submission = Submission.objects.create(user=request.user, problem=problem, kind=kind, code=code)
+        progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
+        if progress.attempted_at is None:
+            progress.attempted_at = submission.created_at
+            progress.save(update_fields=["attempted_at"])
+        queue.enqueue(submission)
+    if wants_json(request):
+        return JsonResponse(
+            {**submission.to_json(), "status_url": status_url(submission), "page_url": submission_url(submission)},
+            status=202,
+        )
+    return redirect("submissions:detail", submission.pk)
+
+
+@login_required
+@require_POST
+def run(request: SignedInRequest, slug: str) -> HttpResponse:
+    return create(request, slug, Submission.Kind.RUN)
+
+
+@login_required
+@require_POST
+def submit(request: SignedInRequest, slug: str) -> HttpResponse:
+    return create(request, slug, Submission.Kind.SUBMIT)
+
+
+def status_url(submission: Submission) -> str:
+    return reverse("submissions:status", args=[submission.pk])
+
+
+def submission_url(submission: Submission) -> str:
+    return reverse("submissions:detail", args=[submission.pk])
+
+
+def own_submission(request: SignedInRequest, pk: int) -> Submission:
+    submission = get_object_or_404(Submission.objects.select_related("problem"), pk=pk)
+    if submission.user_id != request.user.pk and not request.user.is_staff:
+        raise Http404("No such submission")
+    return submission
+
+
+@login_required
+@require_GET
+def status(request: SignedInRequest, pk: int) -> JsonResponse:
+    return JsonResponse(own_submission(request, pk).to_json())
+
+
+@login_required
+@require_GET
+def detail(request: SignedInRequest, pk: int) -> HttpResponse:
+    submission = own_submission(request, pk)
+    return render(request, "submissions/detail.html", {"submission": submission, "result": submission.to_json()})
+
+
+@login_required
+@require_POST
+def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
+    problem = get_object_or_404(Problem, slug=slug)
+    code = request.POST.get("code", "")
+    if len(code.encode("utf-8", errors="replace")) > settings.MAX_CODE_BYTES:
+        return JsonResponse({"error": f"Drafts are limited to {settings.MAX_CODE_BYTES} bytes."}, status=413)
+    Draft.objects.update_or_create(user=request.user, problem=problem, defaults={"code": code})
+    return HttpResponse(status=204)
+
+
+@login_required
+def solution(request: SignedInRequest, slug: str) -> HttpResponse:
+    """The reference solution: shown after an accepted submission, or once the student reveals it."""
+    problem = get_object_or_404(Problem, slug=slug)
+    progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
+    if request.method == "POST":
+        if progress.solution_viewed_at is None:
+            progress.solution_viewed_at = timezone.now()
+            progress.save(update_fields=["solution_viewed_at"])
+        return redirect("submissions:solution", slug)
+    context: dict[str, Any] = {"problem": problem, "progress": progress}
+    if progress.may_see_solution:
+        context["solution"] = grading.reference_solution_text(slug)
+    return render(request, "submissions/solution.html", context)
+
+
+@login_required
+@require_GET
+def progress(request: SignedInRequest) -> HttpResponse:
+    standing = {p.problem_id: p for p in Progress.objects.filter(user=request.user)}
+    rows = [(problem, standing.get(problem.pk)) for problem in Problem.objects.all()]
+    solved = sum(1 for _, p in rows if p is not None and p.solved_at is not None)
+    return render(request, "submissions/progress.html", {"rows": rows, "solved": solved, "total": len(rows)})
