@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -82,6 +83,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "webapp.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -124,8 +126,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # Tests start real servers and workers as other processes: they need a file they can open.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".cache" / "test-db.sqlite3")}
+    # Tests start real workers as other processes: they need a file they can open (one per
+    # test run, so that two runs never share it).
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"jaxjudge-test-{os.getpid()}.sqlite3")}
 
 # Gradings go through the Django Tasks API, stored in the database; a GPU problem's gradings
 # go to their own queue, which only workers on GPU machines take.
@@ -157,7 +160,7 @@ STATICFILES_DIRS = [BASE_DIR / "webapp" / "static"]
 # Static files come straight from the app folders, so no collectstatic step is needed (and
 # whitenoise need not warn that STATIC_ROOT, collectstatic's target, does not exist yet).
 WHITENOISE_USE_FINDERS = True
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 
 MAX_CODE_BYTES = env_int("JAXJUDGE_MAX_CODE_BYTES", 64 * 1024)
 RATE_LIMIT_PER_MINUTE = env_int("JAXJUDGE_RATE_LIMIT_PER_MINUTE", 12)

@@ -24,13 +24,16 @@ def free_port() -> int:
 class RunningSite:
     """``python -m webapp.serve`` in the background; ``url`` once the web server and a worker are up."""
 
-    def __init__(self, database: Path, *, graders: int = 1, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, database: Path, *, graders: int = 1, setup: bool = True, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", **(extra_env or {})}
         self.lines: list[str] = []
+        command = [sys.executable, "-m", "webapp.serve", "--port", str(self.port), "--graders", str(graders)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "webapp.serve", "--port", str(self.port), "--graders", str(graders)],
+            [*command, *([] if setup else ["--no-setup"])],
             cwd=REPO_ROOT,
             env=self.env,
             stdout=subprocess.PIPE,

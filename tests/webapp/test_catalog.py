@@ -55,5 +55,18 @@ def test_code_is_highlighted_and_markup_is_sanitised():
     assert "<script" not in html and "onerror" not in html
 
 
+def test_math_becomes_mathml_and_prices_stay_prose():
+    html = render_markdown("The mean $\\frac{1}{n}\\sum_i x_i$ costs $5 or $6.\n\n$$x^2$$")
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in html and "<mfrac>" in html
+    assert 'display="block"' in html and "<msup>" in html
+    assert "costs $5 or $6." in html
+
+
+def test_broken_or_hostile_math_is_shown_as_text():
+    assert "<code>\\frac{</code>" in render_markdown("bad $\\frac{$ end")
+    html = render_markdown("$<img src=x onerror=alert(1)>$")
+    assert "<img" not in html and "&lt;" in html  # the tag became the text of the formula
+
+
 def test_an_unknown_problem_is_404(client):
     assert client.get(reverse("catalog:detail", args=["nope"])).status_code == 404

@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Min, Q
 from django.utils import timezone
 from django_tasks import TaskResultStatus
@@ -42,11 +42,24 @@ def queue_for(submission: Submission) -> str:
 
 
 def enqueue(submission: Submission) -> None:
-    """Start a new attempt at ``submission`` and queue it once the transaction commits."""
+    """Start a new attempt at ``submission`` (any earlier result is cleared) and queue it.
+
+    The task row is written in the caller's transaction, so a worker sees it only once the
+    submission it names is committed too.
+    """
     from webapp.submissions.tasks import grade
 
     Submission.objects.filter(pk=submission.pk).update(
-        status=Submission.Status.QUEUED, attempt=F("attempt") + 1, worker="", heartbeat_at=None, started_at=None
+        status=Submission.Status.QUEUED,
+        attempt=F("attempt") + 1,
+        worker="",
+        heartbeat_at=None,
+        started_at=None,
+        finished_at=None,
+        verdict="",
+        score=None,
+        max_score=None,
+        report=None,
     )
     submission.refresh_from_db()
     result = grade.using(queue_name=queue_for(submission)).enqueue(submission.pk, submission.attempt)
@@ -89,7 +102,8 @@ def _finish(submission: Submission, attempt: int, report: dict[str, Any] | None,
         written = Submission.objects.filter(pk=submission.pk, attempt=attempt, status=Submission.Status.RUNNING).update(
             **fields
         )
-        if written:
+        # A platform failure says nothing of the student's code: their standing stays as it was.
+        if written and report is not None:
             refresh_progress(submission.user_id, submission.problem_id)
     return str(fields.get("verdict") or fields["status"]) if written else "superseded"
 
@@ -102,7 +116,10 @@ def _heartbeat(submission_id: int, attempt: int) -> Iterator[None]:
     def beat() -> None:
         try:
             while not stop.wait(HEARTBEAT_S):
-                Submission.objects.filter(pk=submission_id, attempt=attempt).update(heartbeat_at=timezone.now())
+                try:
+                    Submission.objects.filter(pk=submission_id, attempt=attempt).update(heartbeat_at=timezone.now())
+                except DatabaseError:  # a locked database, say: the next beat will do
+                    logger.warning("submission %s: heartbeat not recorded", submission_id, exc_info=True)
         finally:
             connection.close()  # this thread's own connection
 

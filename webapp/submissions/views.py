@@ -68,36 +68,41 @@ def check_allowed(request: SignedInRequest, code: str) -> None:
         raise Refused(f"You already have {pending} gradings in progress; wait for one to finish.", 429)
     recent = mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count()
     if recent >= settings.RATE_LIMIT_PER_MINUTE:
-        raise Refused(
-            f"At most {settings.RATE_LIMIT_PER_MINUTE} runs and submissions a minute; try again shortly.", 429
-        )
+        limit = settings.RATE_LIMIT_PER_MINUTE
+        raise Refused(f"At most {limit} runs and submissions a minute; try again shortly.", 429)
 
 
 def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
     code = request.POST.get("code", "")
     try:
-        check_allowed(request, code)
+        with transaction.atomic():
+            # Locking the student's row makes the limits hold for simultaneous requests too.
+            User.objects.select_for_update().filter(pk=request.user.pk).first()
+            check_allowed(request, code)
+            submission = accept(request.user, problem, kind, code)
     except Refused as refusal:
         if wants_json(request):
             return JsonResponse({"error": str(refusal)}, status=refusal.status)
-        return render(
-            request, "submissions/refused.html", {"problem": problem, "message": refusal}, status=refusal.status
-        )
-    with transaction.atomic():
-        Draft.objects.update_or_create(user=request.user, problem=problem, defaults={"code": code})
-        submission = Submission.objects.create(user=request.user, problem=problem, kind=kind, code=code)
-        progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
-        if progress.attempted_at is None:
-            progress.attempted_at = submission.created_at
-            progress.save(update_fields=["attempted_at"])
-        queue.enqueue(submission)
+        context = {"problem": problem, "message": refusal}
+        return render(request, "submissions/refused.html", context, status=refusal.status)
     if wants_json(request):
-        return JsonResponse(
-            {**submission.to_json(), "status_url": status_url(submission), "page_url": submission_url(submission)},
-            status=202,
-        )
+        urls = {"status_url": status_url(submission), "page_url": submission_url(submission)}
+        return JsonResponse({**submission.to_json(), **urls}, status=202)
     return redirect("submissions:detail", submission.pk)
+
+
+def accept(user: User, problem: Problem, kind: str, code: str) -> Submission:
+    """Record the submission (its code becomes the draft too) and queue its grading."""
+    Draft.objects.update_or_create(user=user, problem=problem, defaults={"code": code})
+    submission = Submission.objects.create(user=user, problem=problem, kind=kind, code=code)
+    progress, _ = Progress.objects.get_or_create(user=user, problem=problem)
+    if progress.attempted_at is None:
+        progress.attempted_at = submission.created_at
+        progress.save(update_fields=["attempted_at"])
+    queue.enqueue(submission)
+    submission.refresh_from_db()
+    return submission
 
 
 @login_required
@@ -155,12 +160,13 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
 def solution(request: SignedInRequest, slug: str) -> HttpResponse:
     """The reference solution: shown after an accepted submission, or once the student reveals it."""
     problem = get_object_or_404(Problem, slug=slug)
-    progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
     if request.method == "POST":
+        progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
         if progress.solution_viewed_at is None:
             progress.solution_viewed_at = timezone.now()
             progress.save(update_fields=["solution_viewed_at"])
         return redirect("submissions:solution", slug)
+    progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
     context: dict[str, Any] = {"problem": problem, "progress": progress}
     if progress.may_see_solution:
         context["solution"] = grading.reference_solution_text(slug)

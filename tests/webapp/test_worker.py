@@ -1,0 +1,92 @@
+"""A grading worker killed with SIGKILL in the middle of a grading loses nothing.
+
+The site runs as ``make run`` runs it (``python -m webapp.serve``: gunicorn, a supervised
+grading worker, real sandboxes and JAX) on this test's database. The test kills the worker
+that holds a submission; the supervisor starts a new one, which finds the submission's
+heartbeat silent, gives it a second attempt, and grades it: one verdict, nothing dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from grader.problem import all_problems, load_problem
+from tests.conftest import sandbox_processes
+from tests.webapp.site import RunningSite
+from webapp.catalog.models import Problem
+from webapp.submissions import queue
+from webapp.submissions.models import Progress, Submission
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+T = TypeVar("T")
+STALLED_AFTER_S = 5
+# Long enough to be sure the kill lands while the submission is being graded.
+SLOW_TO_LOAD = "import time\ntime.sleep(4)\n"
+
+
+def wait_for(condition: Callable[[], T | bool | None], timeout: float, what: str) -> T:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value  # type: ignore[return-value]
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def current(submission: Submission) -> Submission:
+    return Submission.objects.get(pk=submission.pk)
+
+
+def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict() -> None:
+    for problem in all_problems():
+        Problem.install(problem)
+    student = User.objects.create_user("survivor", password="a-long-password-1")
+    code = SLOW_TO_LOAD + load_problem("aot_compiled_sum").reference_solution.read_text()
+    site = RunningSite(
+        Path(connection.settings_dict["NAME"]),
+        setup=False,
+        extra_env={"JAXJUDGE_STALLED_AFTER_S": str(STALLED_AFTER_S)},
+    )
+    try:
+        with transaction.atomic():
+            submission = Submission.objects.create(
+                user=student, problem=Problem.objects.get(slug="aot_compiled_sum"), kind="submit", code=code
+            )
+            queue.enqueue(submission)
+
+        running = wait_for(
+            lambda: (s := current(submission)).status == Submission.Status.RUNNING and s, 60, "the grading to start"
+        )
+        worker_pid = int(running.worker.rsplit(":", 1)[1])
+        assert worker_pid != site.process.pid
+        os.kill(worker_pid, signal.SIGKILL)
+
+        # The killed worker's sandboxes go with it (bwrap --die-with-parent): none is left orphaned.
+        wait_for(lambda: not sandbox_processes(), 10, "the killed worker's sandboxes to end")
+
+        graded = wait_for(lambda: (s := current(submission)).finished and s, 120, "the submission to be graded again")
+        assert graded.status == Submission.Status.GRADED
+        assert graded.verdict == "accepted"
+        assert graded.attempt == 2, "graded by exactly one more attempt"
+        assert graded.worker != running.worker, "by another worker"
+        assert any("starting it again" in line for line in site.lines), "the supervisor replaced the worker"
+
+        # One verdict: the killed attempt's task was failed, the second one succeeded, nothing else ran.
+        tasks = DBTaskResult.objects.filter(args_kwargs__args__0=submission.pk).order_by("enqueued_at")
+        assert [t.status for t in tasks] == [TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL]
+        assert Progress.objects.get(user=student).solved_at is not None
+    finally:
+        site.stop()
