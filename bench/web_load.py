@@ -87,14 +87,24 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--web-processes", type=int, default=None, help="passed to webapp.serve")
+    parser.add_argument("--threads", type=int, default=None, help="passed to webapp.serve")
     args = parser.parse_args()
+    serve_args: list[str] = []
+    if args.web_processes:
+        serve_args += ["--web-processes", str(args.web_processes)]
+    if args.threads:
+        serve_args += ["--threads", str(args.threads)]
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory(prefix="jaxjudge-load-") as directory:
-        site = RunningSite(Path(directory) / "db.sqlite3")
+        site = RunningSite(Path(directory) / "db.sqlite3", serve_args=tuple(serve_args))
         try:
             cookie = signed_in_cookie(site.env)
-            print(f"{os.cpu_count()} cores; {args.connections} clients; {args.seconds}s a run; {args.runs} runs")
+            print(
+                f"{os.cpu_count()} cores; {args.connections} clients; {args.seconds}s a run; {args.runs} runs; "
+                f"server options: {' '.join(serve_args) or 'the defaults'}"
+            )
             for who, session in (("anonymous", None), ("signed in", cookie)):
                 load(site.url + PAGE, args.connections, 2, session)  # warm every web process and thread
                 runs = [load(site.url + PAGE, args.connections, args.seconds, session) for _ in range(args.runs)]

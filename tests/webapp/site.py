@@ -25,7 +25,13 @@ class RunningSite:
     """``python -m webapp.serve`` in the background; ``url`` once the web server and a worker are up."""
 
     def __init__(
-        self, database: Path, *, graders: int = 1, setup: bool = True, extra_env: dict[str, str] | None = None
+        self,
+        database: Path,
+        *,
+        graders: int = 1,
+        setup: bool = True,
+        extra_env: dict[str, str] | None = None,
+        serve_args: tuple[str, ...] = (),
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -33,7 +39,7 @@ class RunningSite:
         self.lines: list[str] = []
         command = [sys.executable, "-m", "webapp.serve", "--port", str(self.port), "--graders", str(graders)]
         self.process = subprocess.Popen(
-            [*command, *([] if setup else ["--no-setup"])],
+            [*command, *serve_args, *([] if setup else ["--no-setup"])],
             cwd=REPO_ROOT,
             env=self.env,
             stdout=subprocess.PIPE,
