@@ -58,9 +58,17 @@ def local_secret_key() -> str:
     """A key made once per checkout, so that the embedded default needs no configuration."""
     path = BASE_DIR / ".cache" / "secret_key"
     if not path.exists():
+        # Written aside, then linked into place: processes starting together agree on one key.
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(mode=0o600)
-        path.write_text(secrets.token_urlsafe(50))
+        draft = path.with_name(f".secret_key.{os.getpid()}")
+        draft.touch(mode=0o600)
+        draft.write_text(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 
