@@ -8,17 +8,12 @@ STAMP := $(VENV)/.installed
 EDITOR_BUNDLE := webapp/static/editor/editor.bundle.js
 FRONTEND := webapp/frontend
 
-.PHONY: run test setup system-packages browser lint database clean
+.PHONY: run test setup system-packages browser lint clean
 
 # The web server and a grading worker on the embedded SQLite database (migrated and loaded
 # with the catalog first). Ctrl-C stops both.
 run: setup
 	$(PY) -m webapp.serve
-
-# The embedded SQLite database, migrated, with the catalog loaded from problems/.
-database: setup
-	$(PY) manage.py migrate --verbosity 0
-	$(PY) manage.py syncproblems
 
 test: setup browser lint
 	$(PY) -m pytest

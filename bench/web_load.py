@@ -30,12 +30,11 @@ PAGE = "/problems/aot_compiled_sum/"
 SIGNED_IN_SESSION = """
 import django
 django.setup()
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
-from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
+from django.utils import timezone
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Draft, Progress, Submission
-from django.utils import timezone
 
 user = User.objects.create_user("loadtest", password="a-long-password-1")
 problem = Problem.objects.get(slug="aot_compiled_sum")
@@ -44,12 +43,9 @@ Progress.objects.create(user=user, problem=problem, attempted_at=timezone.now())
 for kind in ("run", "submit"):
     Submission.objects.create(user=user, problem=problem, kind=kind, code=problem.starter, status="graded",
                               verdict="wrong_answer", score=0, max_score=100)
-session = SessionStore()
-session[SESSION_KEY] = str(user.pk)
-session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-session.create()
-print(session.session_key)
+client = Client()
+client.force_login(user)
+print(client.cookies["sessionid"].value)
 """
 
 

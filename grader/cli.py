@@ -86,7 +86,7 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
 
     problem = load_problem(args.problem)
     source = read_submission(args.file)
-    if problem.device == "gpu":
+    if problem.sandbox_device == "gpu":
         # The sandbox started before the problem was known is a CPU one: trade it for a GPU one.
         session.close()
         session = SandboxSession(get_backend(args.backend, device="gpu"), problem.sandbox_limits())

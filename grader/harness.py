@@ -75,9 +75,8 @@ def grade_submission(
         report.verdict = Verdict.SYNTAX_ERROR
         report.message = f"syntax error in {source.filename}, line {exc.lineno}: {exc.msg}"
     else:
-        device = "gpu" if problem.device == "gpu" else "cpu"
         limits = limits or problem.sandbox_limits()
-        session = session or SandboxSession(backend or get_backend(device=device), limits)
+        session = session or SandboxSession(backend or get_backend(device=problem.sandbox_device), limits)
         session.use_problem_limits(limits)
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)

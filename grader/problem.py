@@ -79,6 +79,11 @@ class Problem:
     def wrong_solutions(self) -> list[Path]:
         return sorted(self.solution_dir.glob("wrong_*.py"))
 
+    @property
+    def sandbox_device(self) -> str:
+        """The sandbox this problem is graded in: ``gpu`` only when it needs one (``any`` runs on CPU)."""
+        return "gpu" if self.device == "gpu" else "cpu"
+
     def sandbox_limits(self) -> SandboxLimits:
         """The limits this problem's metadata asks for."""
         return SandboxLimits(

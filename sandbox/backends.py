@@ -248,18 +248,12 @@ class DockerBackend(Backend):
 
 
 def gpu_host_paths() -> list[str]:
-    """The NVIDIA device nodes and driver libraries of this host (empty without a GPU)."""
-    devices = sorted(glob.glob("/dev/nvidia*"))
-    if not devices:
-        return []
-    libraries = [
-        path
-        for pattern in ("libcuda.so*", "libnvidia-*.so*", "libnvrtc*.so*")
-        for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64")
-        for path in sorted(glob.glob(os.path.join(folder, pattern)))
-        if not path.startswith("/usr/")  # /usr is mounted already
-    ]
-    return [*devices, *libraries]
+    """The NVIDIA device nodes of this host (empty without a GPU).
+
+    The driver's libraries need no binding of their own: they live under /usr, which every
+    sandbox mounts read-only already.
+    """
+    return sorted(glob.glob("/dev/nvidia*"))
 
 
 def runtime_bootstrap(package_parent: str) -> str:

@@ -96,10 +96,6 @@ class SandboxCgroup:
             return int(_read(self.memory_dir / name) or 0)
         return 0
 
-    def fork_refused(self) -> bool:
-        """Whether a fork or thread was refused because of the process limit."""
-        return _counter(_read(self.pids_dir / "pids.events"), "max") > 0
-
     def remove(self) -> None:
         """Kill whatever is left in the groups and delete them."""
         for directory in {self.memory_dir, self.pids_dir}:

@@ -154,12 +154,13 @@ class SandboxSession:
             if stream is not None:
                 stream.close()
         self._stderr_thread.join(timeout=1)
-        if self.cgroup is not None and "peak_memory_bytes" not in self.info:
-            self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
-            self._oom_killed = self.cgroup.oom_killed()
-            self.cgroup.remove()
-        elif self.cgroup is None and not self.backend.uses_host_cgroups and not self._closed:
-            self._oom_killed = self.backend.was_oom_killed(self.sandbox_id)
+        if not self._closed:
+            if self.cgroup is not None:
+                self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
+                self._oom_killed = self.cgroup.oom_killed()
+                self.cgroup.remove()
+            elif not self.backend.uses_host_cgroups:
+                self._oom_killed = self.backend.was_oom_killed(self.sandbox_id)
         self._closed = True
 
     def __enter__(self) -> SandboxSession:

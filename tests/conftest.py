@@ -6,10 +6,13 @@ import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from sandbox.session import SandboxSession
 
 STATEMENT = """
 ## Why this matters
@@ -115,3 +118,8 @@ def sandbox_processes() -> set[str]:
         if ancestor == str(os.getpid()):
             found.add(pid)
     return found
+
+
+def call(session: SandboxSession, name: str) -> tuple[str, dict[str, Any]]:
+    """Call the submission's function ``name`` with no arguments, through the sandbox channel."""
+    return session.request("call", target=name, method=None, args=[], kwargs={})

@@ -130,6 +130,6 @@ def grade_code(slug: str, code: str, *, include_hidden: bool) -> dict[str, Any]:
         refused = Report(problem=slug, verdict=Verdict.SYNTAX_ERROR, score=0.0, max_score=problem.points)
         refused.message = str(exc)
         return refused.to_dict()
-    with _pool(problem.device).sandbox() as session:
+    with _pool(problem.sandbox_device).sandbox() as session:
         report = grade_submission(problem, source, include_hidden=include_hidden, session=session)
     return report.to_dict()

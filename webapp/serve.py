@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,6 @@ class Child:
     command: list[str]
     process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
-    restarts: int = field(default=0)
 
     def start(self) -> None:
         self.process = subprocess.Popen(self.command, cwd=REPO_ROOT)
@@ -110,7 +109,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{child.name} exited with {code} after {lived:.1f}s; starting it again", file=sys.stderr, flush=True)
             if lived < FAST_DEATH_S:
                 time.sleep(FAST_DEATH_S)
-            child.restarts += 1
             child.start()
     for child in running:
         child.stop()

@@ -15,6 +15,7 @@ import pytest
 
 from sandbox.backends import RUNTIME_MOUNT, SANDBOX_PACKAGE, DockerBackend, SandboxLimits
 from sandbox.session import SandboxMemoryExceeded, SandboxSession, SandboxTimeout
+from tests.conftest import call
 
 LIMITS = SandboxLimits(memory_bytes=1024 * 2**20, max_processes=64, cpu_seconds=30, tmpfs_bytes=32 * 2**20)
 
@@ -95,7 +96,7 @@ def test_a_deadline_kills_the_container_with_docker_kill(fake_docker):
     with SandboxSession(DockerBackend(executable=str(script)), SandboxLimits(call_seconds=2)) as session:
         session.request("load", source="def probe():\n    while True:\n        pass\n", filename="s.py")
         with pytest.raises(SandboxTimeout):
-            session.request("call", target="probe", method=None, args=[], kwargs={})
+            call(session, "probe")
     calls = log.read_text().splitlines()
     assert calls[0] == "run --interactive"
     assert f"kill {session.sandbox_id}" in calls
@@ -108,7 +109,7 @@ def test_an_oom_killed_container_is_memory_limit_exceeded(fake_docker):
     with SandboxSession(DockerBackend(executable=str(script))) as session:
         session.request("load", source="import os\ndef probe():\n    os._exit(137)\n", filename="s.py")
         with pytest.raises(SandboxMemoryExceeded):
-            session.request("call", target="probe", method=None, args=[], kwargs={})
+            call(session, "probe")
     calls = log.read_text().splitlines()
     assert "inspect --format" in calls and "rm --force" in calls
 
@@ -118,7 +119,7 @@ def test_a_container_that_is_not_oom_killed_is_a_crash(fake_docker):
     with SandboxSession(DockerBackend(executable=str(script))) as session:
         session.request("load", source="import os\ndef probe():\n    os._exit(3)\n", filename="s.py")
         with pytest.raises(Exception) as error:
-            session.request("call", target="probe", method=None, args=[], kwargs={})
+            call(session, "probe")
     assert type(error.value).__name__ == "SandboxCrashed"
     assert "status 3" in str(error.value)
 

@@ -2,6 +2,7 @@ import pytest
 
 from sandbox.backends import BwrapBackend
 from sandbox.pool import SandboxPool
+from tests.conftest import call
 
 
 def test_sandboxes_are_single_use_and_replaced():
@@ -15,7 +16,7 @@ def test_sandboxes_are_single_use_and_replaced():
             assert second.process.pid != first_pid
             source = "import os\ndef leftovers():\n    return os.path.exists('/tmp/mark')\n"
             second.request("load", source=source, filename="b.py")
-            op, reply = second.request("call", target="leftovers", method=None, args=[], kwargs={})
+            op, reply = call(second, "leftovers")
             assert (op, reply["value"]) == ("ok", False)
 
 

@@ -15,7 +15,7 @@ from sandbox.backends import (
     interpreter_paths,
 )
 from sandbox.session import SandboxCrashed, SandboxSession, SandboxStartFailed, SandboxTimeout
-from tests.conftest import sandbox_processes
+from tests.conftest import call, sandbox_processes
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -25,7 +25,7 @@ def run_in_sandbox(source: str, *calls: str, limits: SandboxLimits | None = None
     with SandboxSession(BwrapBackend(), limits) as session:
         op, reply = session.request("load", source=textwrap.dedent(source), filename="submission.py")
         assert op == "ok", reply
-        return [session.request("call", target=name, method=None, args=[], kwargs={}) for name in calls]
+        return [call(session, name) for name in calls]
 
 
 def value_of(source: str, name: str = "probe"):
@@ -142,7 +142,7 @@ def test_only_its_own_processes_are_visible():
 def test_printing_does_not_corrupt_the_channel():
     with SandboxSession(BwrapBackend()) as session:
         session.request("load", source="def probe():\n    print('PASSED' * 100)\n    return 7\n", filename="s.py")
-        op, reply = session.request("call", target="probe", method=None, args=[], kwargs={})
+        op, reply = call(session, "probe")
         assert (op, reply["value"]) == ("ok", 7)
         time.sleep(0.1)
         assert "PASSED" in session.output
@@ -166,7 +166,7 @@ def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
     with SandboxSession(BwrapBackend(), limits) as session:
         session.request("load", source=textwrap.dedent(source), filename="s.py")
         with pytest.raises(SandboxTimeout):
-            session.request("call", target="probe", method=None, args=[], kwargs={})
+            call(session, "probe")
         assert session.killed_for_time and not session.alive
     assert time.monotonic() - started < 10
     # The double-forked child lived in the sandbox's PID namespace, which died with it.
@@ -177,7 +177,7 @@ def test_os_exit_is_seen_as_a_crash():
     with SandboxSession(BwrapBackend()) as session:
         session.request("load", source="import os\ndef probe():\n    os._exit(0)\n", filename="s.py")
         with pytest.raises(SandboxCrashed, match="exited with status 0"):
-            session.request("call", target="probe", method=None, args=[], kwargs={})
+            call(session, "probe")
 
 
 def test_forged_reply_bytes_on_the_channel_are_a_protocol_error_not_a_crash_of_the_harness():
@@ -195,7 +195,7 @@ def test_forged_reply_bytes_on_the_channel_are_a_protocol_error_not_a_crash_of_t
     with SandboxSession(BwrapBackend()) as session:
         session.request("load", source=textwrap.dedent(source), filename="s.py")
         try:
-            op, _ = session.request("call", target="probe", method=None, args=[], kwargs={})
+            op, _ = call(session, "probe")
         except Exception as exc:  # the harness refuses the frame and kills the sandbox
             assert type(exc).__name__ in ("SandboxProtocolError", "SandboxCrashed", "SandboxTimeout")
             assert not session.alive
@@ -209,7 +209,7 @@ def test_the_process_backend_runs_but_warns_that_it_does_not_isolate():
     with SandboxSession(backend) as session:
         op, _ = session.request("load", source="import os\ndef probe():\n    return os.getpid() > 1\n", filename="s.py")
         assert op == "ok"
-        assert session.request("call", target="probe", method=None, args=[], kwargs={})[1]["value"] is True
+        assert call(session, "probe")[1]["value"] is True
         assert session.info["isolated"] is False
 
 
@@ -235,8 +235,8 @@ def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch
     with SandboxSession(BwrapBackend(), limits) as session:
         assert session.cgroup is None and session.info["memory_limit"] == "rlimit"
         session.request("load", source=textwrap.dedent(source), filename="s.py")
-        assert session.request("call", target="compiles", method=None, args=[], kwargs={})[1]["value"] == 28.0
-        op, reply = session.request("call", target="bomb", method=None, args=[], kwargs={})
+        assert call(session, "compiles")[1]["value"] == 28.0
+        op, reply = call(session, "bomb")
         assert (op, reply["type"]) == ("error", "MemoryError")
 
 

@@ -1,18 +1,10 @@
 import pytest
-from django.contrib.auth.models import User
 from django.urls import reverse
 
-from grader.problem import all_problems, load_problem
+from grader.problem import load_problem
 from webapp.catalog.markdown import render_markdown
-from webapp.catalog.models import Problem
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def catalog():
-    for problem in all_problems():
-        Problem.install(problem)
 
 
 def test_the_list_shows_every_bundled_problem_with_difficulty_and_tags(client, catalog):
@@ -39,8 +31,8 @@ def test_anonymous_visitors_read_the_statement_and_are_asked_to_sign_in(client, 
     assert "<textarea" not in page
 
 
-def test_signed_in_students_get_the_starter_code_and_never_hidden_tests(client, catalog):
-    client.force_login(User.objects.create_user("ada", password="a-long-password-1"))
+def test_signed_in_students_get_the_starter_code_and_never_hidden_tests(client, catalog, student):
+    client.force_login(student)
     page = client.get(reverse("catalog:detail", args=["aot_compiled_sum"])).content.decode()
     assert "def aot_compiled_sum(x):" in page
     assert "test_compiles_for_a_length_it_has_never_seen" not in page

@@ -10,7 +10,6 @@ from django.core.management import CommandError, call_command
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from grader.problem import all_problems
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Submission
 
@@ -18,11 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def graded(django_user_model: type[User]) -> dict[str, Submission]:
+def graded(catalog: None, student: User) -> dict[str, Submission]:
     """A graded Submit and Run of aot_compiled_sum, and a graded Submit of another problem."""
-    for problem in all_problems():
-        Problem.install(problem)
-    student = django_user_model.objects.create_user("ada", password="a-long-password-1")
 
     def make(slug: str, kind: str) -> Submission:
         return Submission.objects.create(

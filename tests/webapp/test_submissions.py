@@ -14,7 +14,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from grader.problem import all_problems, load_problem, solutions_dir
+from grader.problem import load_problem, solutions_dir
 from webapp import grading
 from webapp.catalog.models import Problem
 from webapp.submissions import queue
@@ -26,17 +26,6 @@ SLUG = "aot_compiled_sum"
 REFERENCE_LINE = "compiled = jax.jit(jnp.sum).lower(x).compile()"
 SOME_CODE = "import jax\n\n\ndef aot_compiled_sum(x):\n    return x.sum()\n"
 JSON = {"accept": "application/json"}
-
-
-@pytest.fixture
-def catalog() -> None:
-    for problem in all_problems():
-        Problem.install(problem)
-
-
-@pytest.fixture
-def student(django_user_model: type[User]) -> User:
-    return django_user_model.objects.create_user("ada", password="a-long-password-1")
 
 
 @pytest.fixture
@@ -57,9 +46,11 @@ def post(client: Client, action: str, code: str, *, slug: str = SLUG, as_json: b
     return client.post(reverse(f"submissions:{action}", args=[slug]), {"code": code}, headers=headers)
 
 
-def make_submission(user: User, kind: str = Submission.Kind.SUBMIT, slug: str = SLUG, **fields: Any) -> Submission:
+def make_submission(
+    user: User, kind: str = Submission.Kind.SUBMIT, slug: str = SLUG, code: str = SOME_CODE, **fields: Any
+) -> Submission:
     problem = Problem.objects.get(slug=slug)
-    return Submission.objects.create(user=user, problem=problem, kind=kind, code=SOME_CODE, **fields)
+    return Submission.objects.create(user=user, problem=problem, kind=kind, code=code, **fields)
 
 
 def task_of(submission: Submission) -> DBTaskResult:
@@ -268,8 +259,7 @@ def test_the_problem_list_marks_the_problems_the_student_attempted(signed_in):
 
 
 def grade(user: User, kind: str, code: str) -> Submission:
-    submission = make_submission(user, kind)
-    Submission.objects.filter(pk=submission.pk).update(code=code)
+    submission = make_submission(user, kind, code=code)
     queue.enqueue(submission)
     queue.run_attempt(submission.pk, submission.attempt)
     submission.refresh_from_db()

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from grader.problem import all_problems, load_problem
+from grader.problem import load_problem
 from tests.conftest import sandbox_processes
 from tests.webapp.site import RunningSite
 from webapp.catalog.models import Problem
@@ -50,10 +50,9 @@ def current(submission: Submission) -> Submission:
     return Submission.objects.get(pk=submission.pk)
 
 
-def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict() -> None:
-    for problem in all_problems():
-        Problem.install(problem)
-    student = User.objects.create_user("survivor", password="a-long-password-1")
+def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict(
+    catalog: None, student: User
+) -> None:
     code = SLOW_TO_LOAD + load_problem("aot_compiled_sum").reference_solution.read_text()
     site = RunningSite(
         Path(connection.settings_dict["NAME"]),

@@ -18,10 +18,10 @@ def problem_list(request: HttpRequest) -> HttpResponse:
     tag = request.GET.get("tag", "").strip()
     if tag:
         problems = [p for p in problems if tag in p.tags]  # type: ignore[assignment]
-    marks = {}
+    standing = {}
     if request.user.is_authenticated:
-        marks = {p.problem_id: p.state for p in Progress.objects.filter(user=request.user)}
-    rows = [(problem, marks.get(problem.pk, "")) for problem in problems]
+        standing = {p.problem_id: p for p in Progress.objects.filter(user=request.user)}
+    rows = [(problem, standing.get(problem.pk)) for problem in problems]
     context = {"problems": problems, "rows": rows, "query": query, "difficulty": difficulty, "tag": tag}
     return render(request, "catalog/problem_list.html", context)
 

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -88,7 +89,7 @@ def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
         return render(request, "submissions/refused.html", context, status=refusal.status)
     if wants_json(request):
         urls = {"status_url": status_url(submission), "page_url": submission_url(submission)}
-        return JsonResponse({**submission.to_json(), **urls}, status=202)
+        return JsonResponse({**live_state(submission), **urls}, status=202)
     return redirect("submissions:detail", submission.pk)
 
 
@@ -96,10 +97,7 @@ def accept(user: User, problem: Problem, kind: str, code: str) -> Submission:
     """Record the submission (its code becomes the draft too) and queue its grading."""
     Draft.objects.update_or_create(user=user, problem=problem, defaults={"code": code})
     submission = Submission.objects.create(user=user, problem=problem, kind=kind, code=code)
-    progress, _ = Progress.objects.get_or_create(user=user, problem=problem)
-    if progress.attempted_at is None:
-        progress.attempted_at = submission.created_at
-        progress.save(update_fields=["attempted_at"])
+    queue.refresh_progress(user.pk, problem.pk)  # now attempted
     queue.enqueue(submission)
     submission.refresh_from_db()
     return submission
@@ -135,7 +133,13 @@ def own_submission(request: SignedInRequest, pk: int) -> Submission:
 @login_required
 @require_GET
 def status(request: SignedInRequest, pk: int) -> JsonResponse:
-    return JsonResponse(own_submission(request, pk).to_json())
+    return JsonResponse(live_state(own_submission(request, pk)))
+
+
+def live_state(submission: Submission) -> dict[str, Any]:
+    """The status as data, and as the same HTML the submission page shows (the page script swaps it in)."""
+    state = submission.to_json()
+    return {**state, "html": render_to_string("submissions/_result.html", {"result": state})}
 
 
 @login_required

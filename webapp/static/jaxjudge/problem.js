@@ -22,42 +22,9 @@
     return value === null || value === undefined ? "" : String(Math.round(value * 100) / 100);
   }
 
-  // Everything comes in as text and is put in with textContent: nothing a submission
-  // prints can become markup.
+  // The server renders the result (the same template as the submission page, escaped there).
   function render(data) {
-    const box = element("div", null, "result");
-    box.dataset.status = data.status;
-    let headline;
-    if (data.status === "graded") headline = `${data.verdict} (${points(data.score)}/${points(data.max_score)})`;
-    else if (data.status === "failed") headline = "failed: the platform could not grade this; try again";
-    else headline = `${data.status}…`;
-    const verdict = element("p", headline, `verdict ${data.verdict || data.status}`);
-    verdict.dataset.testid = "verdict";
-    box.append(verdict);
-    if (data.message) box.append(element("pre", data.message, "message"));
-    if (data.tests && data.tests.length) {
-      const table = element("table", null, "tests");
-      const head = table.createTHead().insertRow();
-      for (const title of ["Test", "Set", "Outcome", "Points", "Message"]) head.append(element("th", title));
-      const body = table.createTBody();
-      for (const test of data.tests) {
-        const row = body.insertRow();
-        row.append(element("td", test.name));
-        row.append(element("td", test.hidden ? "hidden" : "visible"));
-        row.append(element("td", test.outcome, `outcome-${test.outcome}`));
-        row.append(element("td", points(test.points)));
-        const message = element("td");
-        if (test.message) message.append(element("pre", test.message));
-        row.append(message);
-      }
-      box.append(table);
-    }
-    if (data.output) {
-      const details = element("details");
-      details.append(element("summary", "Output"), element("pre", data.output));
-      box.append(details);
-    }
-    result.replaceChildren(box);
+    result.innerHTML = data.html;
   }
 
   function addToHistory(data, pageUrl) {

@@ -17,7 +17,7 @@ from django.db import connection
 from django_tasks_db.management.commands.db_worker import Worker
 
 from webapp import grading
-from webapp.submissions import queue
+from webapp.submissions import queue as grading_queue
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, queue: str, interval: float, max_tasks: int | None, **options: Any) -> None:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
         device = "gpu" if queue == "gpu" else "cpu"
+        worker_id = grading_queue.WORKER_NAME[:64]  # the task library's limit
         grading.warm_up(device)
         stop = threading.Event()
         reaper = threading.Thread(target=self.take_back_stalled, args=(stop,), name="reaper", daemon=True)
@@ -46,11 +47,11 @@ class Command(BaseCommand):
             backend_name="default",
             startup_delay=False,
             max_tasks=max_tasks,
-            worker_id=queue_worker_id(),
+            worker_id=worker_id,
             excluded_queue_names=[],
         )
         worker.configure_signals()
-        self.stdout.write(f"worker {queue_worker_id()} ready on queue {queue!r} ({device} sandboxes)")
+        self.stdout.write(f"worker {worker_id} ready on queue {queue!r} ({device} sandboxes)")
         try:
             worker.run()
         finally:
@@ -63,12 +64,8 @@ class Command(BaseCommand):
         try:
             while not stop.wait(period):
                 try:
-                    queue.requeue_stalled()
+                    grading_queue.requeue_stalled()
                 except Exception:  # a locked database, say: try again next round
                     logger.exception("could not look for stalled submissions")
         finally:
             connection.close()
-
-
-def queue_worker_id() -> str:
-    return queue.WORKER_NAME[:64]
