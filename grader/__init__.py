@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from grader.assertions import (
         assert_compiled_ahead_of_time,
+        assert_handle_kind,
         assert_rejects,
         assert_same_array,
         assert_same_value,
@@ -29,7 +30,9 @@ if TYPE_CHECKING:
         PortableFunction,
         RaisedBySubmission,
         RemoteHandle,
+        StageRecord,
         SubmissionProxy,
+        TamperingDetected,
     )
     from grader.reference import load_reference
     from grader.report import Report, TestResult
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 _LOCATIONS = {
     "grader.assertions": (
         "assert_compiled_ahead_of_time",
+        "assert_handle_kind",
         "assert_rejects",
         "assert_same_array",
         "assert_same_value",
@@ -54,7 +58,9 @@ _LOCATIONS = {
         "PortableFunction",
         "RaisedBySubmission",
         "RemoteHandle",
+        "StageRecord",
         "SubmissionProxy",
+        "TamperingDetected",
     ),
     "grader.report": ("Report", "TestResult"),
     "grader.source": ("SubmissionInputError", "SubmissionSource", "read_submission", "source_from_text"),
@@ -81,14 +87,17 @@ __all__ = [
     "RaisedBySubmission",
     "RemoteHandle",
     "Report",
+    "StageRecord",
     "SubmissionInputError",
     "SubmissionProxy",
     "SubmissionSource",
+    "TamperingDetected",
     "TestResult",
     "Verdict",
     "all_problems",
     "arrays",
     "assert_compiled_ahead_of_time",
+    "assert_handle_kind",
     "assert_rejects",
     "assert_same_array",
     "assert_same_value",

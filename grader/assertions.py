@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from grader.proxy import RaisedBySubmission, RemoteHandle, SubmissionProxy, WideJaxArray
+from grader.proxy import RaisedBySubmission, RemoteHandle, SubmissionProxy, WideJaxArray, describe_signature
 
 # (rtol, atol) by dtype; integers and booleans must match exactly.
 TOLERANCES = {
@@ -22,7 +22,8 @@ TOLERANCES = {
 def describe(value: Any) -> str:
     """How a value reads in a message: its kind, shape and dtype."""
     if isinstance(value, RemoteHandle):
-        return f"an object of type {value.type_name}"
+        real = "" if value.kind != "object" else " (not a JAX object)"
+        return f"an object of type {value.type_name}{real}"
     if isinstance(value, WideJaxArray):
         return f"a jax.Array of shape {value.shape} and dtype {value.dtype}"
     if isinstance(value, jax.Array):
@@ -134,21 +135,64 @@ def assert_rejects(
     )
 
 
-def assert_compiled_ahead_of_time(submission: SubmissionProxy) -> None:
-    """Assert the last call went through ``jax.jit`` → ``.lower(...)`` → ``.compile()`` → call.
+def assert_compiled_ahead_of_time(
+    submission: SubmissionProxy, *, fresh: bool = True, returns_result: bool = True
+) -> None:
+    """Assert the last call went ``jax.jit`` → ``.lower(x)`` → ``.compile()`` → called on ``x``.
 
-    Counts API calls, not compile events, so JAX's executable cache can neither fool this
-    check nor make it fail. ``jax.jit`` may have been called when the module loaded.
+    Tied to that call's inputs, not to counts: some executable must have been compiled from a
+    lowering for exactly the signature of the arrays the call received, and called on those
+    very arrays (compiling or calling on a stand-in does not count). With ``fresh`` the
+    lowering and the compile happened during this call; with ``returns_result`` the call
+    returned what the executable returned. ``jax.jit`` may have been called when the module
+    loaded.
     """
     call = submission.last_call
-    events = call.events
-    jit_calls = events.jit + submission.load_events.jit
-    steps = [
-        (jit_calls, "wrap the function with jax.jit"),
-        (events.lower, "lower it for the input with .lower(x)"),
-        (events.compile, "compile the lowered computation with .compile()"),
-        (events.compiled_call, "call the compiled executable"),
-    ]
-    missing = [step for count, step in steps if count == 0]
-    if missing:
-        raise AssertionError(f"{call.name} did not go ahead-of-time: it did not {'; did not '.join(missing)}")
+    wanted = call.inputs
+    shown = describe_signature(wanted)
+    records = call.events.stages if fresh else tuple(r for c in submission.calls for r in c.events.stages)
+    lowerings = {r.id: r for r in records if r.stage == "lower"}
+    compiles = {r.id: r for r in records if r.stage == "compile"}
+    calls = [r for r in call.events.stages if r.stage == "call"]
+    if call.events.jit + submission.load_events.jit == 0:
+        raise AssertionError(f"{call.name} did not wrap the function with jax.jit")
+    if not any(r.signature == wanted for r in lowerings.values()):
+        seen = "; ".join(sorted({describe_signature(r.signature) for r in lowerings.values()}))
+        raise AssertionError(
+            f"{call.name} did not lower the function for its input ({shown}) with .lower(x)"
+            + (f": it lowered only for {seen}" if seen else "")
+        )
+    good_compiles = {
+        number for number, r in compiles.items() if r.signature == wanted and lowerings.get(r.source) is not None
+    }
+    if not good_compiles:
+        raise AssertionError(
+            f"{call.name} did not compile the computation lowered for its input ({shown}) with .compile()"
+        )
+    on_inputs = [r for r in calls if r.source in good_compiles and r.from_inputs and all(r.from_inputs)]
+    if not on_inputs:
+        raise AssertionError(
+            f"{call.name} did not call the executable compiled for its input ({shown}) on that input itself"
+        )
+    if returns_result and not any(r.returned for r in on_inputs):
+        raise AssertionError(f"{call.name} did not return what the compiled executable returned for its input")
+
+
+def assert_handle_kind(value: Any, kind: str, *, what: str = "your result") -> None:
+    """Assert ``value`` is a sandboxed object of ``kind`` (``compiled``, ``lowered``, ``exported``, ...).
+
+    The kind is told in the sandbox by identity with the real JAX classes: a class of the
+    submission's own that calls itself ``Compiled`` does not pass.
+    """
+    names = {
+        "compiled": "a jax.stages.Compiled",
+        "lowered": "a jax.stages.Lowered",
+        "traced": "a jax.stages.Traced",
+        "exported": "a jax.export.Exported",
+        "jitted": "a function wrapped by jax.jit",
+        "function": "a function",
+    }
+    if kind not in names:
+        raise ValueError(f"unknown kind {kind!r}; choose one of {', '.join(names)}")
+    if not isinstance(value, RemoteHandle) or value.kind != kind:
+        raise AssertionError(f"{what} is {describe(value)}, but {names[kind]} was expected")

@@ -22,15 +22,15 @@ import hypothesis
 import jax
 import pytest
 
-from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure, verdict_for_sandbox_error
+from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
 from grader.problem import REPO_ROOT, Problem
-from grader.proxy import JaxEvents, SubmissionProxy, submission_exception
+from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import load_reference
 from grader.report import Report
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
 from sandbox.backends import Backend, SandboxLimits, get_backend
-from sandbox.session import SandboxError, SandboxSession
+from sandbox.session import SandboxSession
 
 VISIBLE_TESTS_FILE = "test_visible.py"
 
@@ -91,26 +91,11 @@ def _grade_in_session(
 ) -> None:
     reference = load_reference(problem)
     try:
-        reply_op, reply = session.request("load", source=source.text, filename=source.filename)
-    except SandboxError as exc:
-        report.verdict, report.message = verdict_for_sandbox_error(exc), f"while loading your code: {exc}"
+        proxy = SubmissionProxy.load(session, source.text, source.filename)
+    except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
+        verdict, message = explain_failure(exc)
+        report.verdict, report.message = verdict, f"while loading your code: {message}"
         return
-    if reply_op != "ok":
-        error = submission_exception(
-            str(reply.get("type", "")),
-            str(reply.get("builtin", "")),
-            str(reply.get("message", "")),
-            str(reply.get("traceback", "")),
-        )
-        verdict, message = explain_failure(error)
-        report.verdict, report.message = verdict, f"while loading: {message}"
-        return
-    names = reply.get("names")
-    proxy = SubmissionProxy(
-        session,
-        [n for n in names if isinstance(n, str)] if isinstance(names, list) else [],
-        JaxEvents.from_wire(reply.get("events")),
-    )
     plugin = run_tests(problem, proxy, reference, include_hidden=include_hidden)
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
@@ -120,6 +105,12 @@ def _grade_in_session(
         return
     report.tests = plugin.results
     _score(problem, report)
+    if proxy.tampering:
+        # Whatever the tests saw, nothing observed in that sandbox can be believed.
+        report.verdict, report.score = Verdict.INTEGRITY_VIOLATION, 0.0
+        report.message = str(TamperingDetected(proxy.tampering))
+        for test in report.tests:
+            test.points = 0.0
 
 
 def _score(problem: Problem, report: Report) -> None:

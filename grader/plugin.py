@@ -11,7 +11,7 @@ from collections.abc import Generator
 
 import pytest
 
-from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable
+from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
 from grader.verdicts import Verdict
@@ -98,8 +98,10 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     notes = "\n".join(
         str(note) for note in getattr(exc, "__notes__", ()) if "Falsifying" in str(note) or "=" in str(note)
     )
-    cause = _find(exc, (SubmissionUnavailable, RaisedBySubmission))
-    if isinstance(cause, SubmissionUnavailable):
+    cause = _find(exc, (TamperingDetected, SubmissionUnavailable, RaisedBySubmission))
+    if isinstance(cause, TamperingDetected):
+        verdict, message = Verdict.INTEGRITY_VIOLATION, str(cause)
+    elif isinstance(cause, SubmissionUnavailable):
         verdict, message = verdict_for_sandbox_error(cause.cause), str(cause)
     elif isinstance(cause, RaisedBySubmission):
         verdict = Verdict.MEMORY_LIMIT_EXCEEDED if isinstance(cause, MemoryError) else Verdict.RUNTIME_ERROR

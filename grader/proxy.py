@@ -4,14 +4,17 @@ Tests reach the student's code only through ``SubmissionProxy``: ``submission.fn
 the arguments into the sandbox, waits for the reply and returns plain values. Objects that
 cannot cross come back as ``RemoteHandle``; exceptions raised by the student's code are
 re-raised here as the same builtin type (marked with ``RaisedBySubmission``), and each call
-leaves a ``CallRecord`` with what JAX did during it.
+leaves a ``CallRecord`` with what JAX did during it, tied to the inputs it was given.
+
+Every reply, the one to ``load`` included, is decoded by ``SubmissionProxy._request``; a
+reply that says the submission tampered with the runtime ends the submission
+(``TamperingDetected``).
 """
 
 from __future__ import annotations
 
 import builtins
 import functools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -23,10 +26,10 @@ import numpy as np
 from sandbox import protocol
 from sandbox.session import SandboxError, SandboxSession
 
-# Methods a test may call on a handle; any other public name is read as an attribute.
-HANDLE_METHODS = frozenset(
-    {"as_text", "cost_analysis", "memory_analysis", "compile", "lower", "trace", "serialize", "call"}
-)
+# Durations the sandbox reports are believed up to this many seconds (far above any limit),
+# so that no sum of them can overflow to infinity.
+MAX_REPORTED_SECONDS = 1e6
+MAX_EXCEPTION_TEXT = 8000
 
 
 class RaisedBySubmission(Exception):
@@ -48,6 +51,17 @@ class SubmissionUnavailable(Exception):
         self.cause = cause
 
 
+class TamperingDetected(Exception):
+    """The submission changed the runtime's hooks, listeners, methods or record of JAX events.
+
+    Nothing the sandbox says after that can be believed, so no further call is made.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("your code tampered with the grader's instrumentation: " + "; ".join(problems))
+        self.problems = problems
+
+
 _EXCEPTION_CLASSES: dict[type[Exception], type[Exception]] = {}
 
 
@@ -60,21 +74,103 @@ def _submission_exception_class(builtin: type[Exception]) -> type[Exception]:
     return _EXCEPTION_CLASSES[builtin]
 
 
+def _rebuilt(base: type[Exception], message: str) -> Exception:
+    """An instance of the nearest class of ``base``'s ancestry that can hold just a message.
+
+    Some builtins need more than a message (``UnicodeDecodeError`` five arguments,
+    ``ExceptionGroup`` a list of exceptions); they become their nearest base that does not
+    (``UnicodeError``, ``Exception``), so ``pytest.raises`` on a base still matches.
+    """
+    for candidate in base.__mro__:
+        if not (isinstance(candidate, type) and issubclass(candidate, Exception)):
+            continue
+        if issubclass(candidate, BaseExceptionGroup):
+            continue
+        try:
+            exc = _submission_exception_class(candidate)(message)
+            str(exc)
+        except Exception:
+            continue
+        return exc
+    return _submission_exception_class(RuntimeError)(message)
+
+
 def submission_exception(type_name: str, builtin_name: str, message: str, remote_traceback: str) -> Exception:
-    """Rebuild an exception from the sandbox as an instance of its builtin class."""
+    """Rebuild an exception from the sandbox as an instance of its builtin class (or a base)."""
     base = getattr(builtins, builtin_name, None)
     exc: Exception
     if type_name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
         exc = SubmissionExited(f"your code raised {type_name}({message}) instead of returning")
     elif isinstance(base, type) and issubclass(base, Exception) and not issubclass(base, RaisedBySubmission):
         shown = message if type_name == builtin_name else f"{type_name}: {message}"
-        exc = _submission_exception_class(base)(shown)
+        exc = _rebuilt(base, shown)
     else:
         exc = _submission_exception_class(RuntimeError)(f"{type_name}: {message}")
     assert isinstance(exc, RaisedBySubmission)
     exc.remote_type = type_name
     exc.remote_traceback = remote_traceback
     return exc
+
+
+Signature = tuple[tuple[tuple[int, ...], str], ...]
+
+
+def signature_of(value: Any) -> Signature:
+    """Shapes and dtypes of the arrays in a call's arguments, as the sandbox records them."""
+    leaves = jax.tree_util.tree_leaves(value, is_leaf=lambda leaf: isinstance(leaf, (RemoteHandle, PortableFunction)))
+    return tuple(
+        (tuple(int(n) for n in leaf.shape), str(leaf.dtype))
+        for leaf in leaves
+        if isinstance(leaf, (jax.Array, np.ndarray, np.generic))
+    )
+
+
+def describe_signature(signature: Signature) -> str:
+    return ", ".join(f"{dtype}{list(shape)}" for shape, dtype in signature) or "no arrays"
+
+
+@dataclass(frozen=True)
+class StageRecord:
+    """One step through JAX's ahead-of-time stages, recorded in the sandbox.
+
+    ``stage`` is ``lower`` (a ``Lowered`` made by ``.lower(...)``), ``compile`` (a
+    ``Compiled`` made from the lowering numbered ``source``) or ``call`` (the executable
+    numbered ``source`` called). ``signature`` is what the lowering or executable was for, or
+    what the call passed; ``from_inputs`` says, per array passed to a call, whether it was the
+    very array the harness sent in this request; ``returned``, whether the call's result is
+    what the request returned. ``source`` is -1 when the object was not made by a recorded step.
+    """
+
+    stage: str
+    id: int
+    source: int
+    signature: Signature
+    from_inputs: tuple[bool, ...] = ()
+    returned: bool = False
+
+    @classmethod
+    def from_wire(cls, raw: Any) -> StageRecord | None:
+        """The record, or None for anything malformed (a forged record proves nothing)."""
+        if not isinstance(raw, dict) or raw.get("stage") not in ("lower", "compile", "call"):
+            return None
+        number, source, signature, inputs = raw.get("id"), raw.get("source"), raw.get("signature"), raw.get("inputs")
+        if type(number) is not int or type(source) is not int or type(raw.get("returned")) is not bool:
+            return None
+        if not isinstance(signature, list) or len(signature) > 64 or not isinstance(inputs, list):
+            return None
+        parsed = []
+        for entry in signature:
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)):
+                return None
+            shape, dtype = entry
+            if len(shape) > 32 or not all(type(n) is int and 0 <= n < 2**40 for n in shape):
+                return None
+            if not isinstance(dtype, str) or len(dtype) > 32:
+                return None
+            parsed.append((tuple(shape), dtype))
+        if len(inputs) > 64 or not all(type(flag) is bool for flag in inputs):
+            return None
+        return cls(str(raw["stage"]), number, source, tuple(parsed), tuple(inputs), raw["returned"])
 
 
 @dataclass(frozen=True)
@@ -97,6 +193,7 @@ class JaxEvents:
     compile_seconds: float = 0.0
     staging_seconds: float = 0.0
     seconds: float = 0.0
+    stages: tuple[StageRecord, ...] = ()
 
     @classmethod
     def from_wire(cls, raw: Any) -> JaxEvents:
@@ -106,8 +203,12 @@ class JaxEvents:
                 value = raw.get(spec.name, 0)
                 if spec.type == "int" and type(value) is int and 0 <= value < 2**31:
                     values[spec.name] = value
-                elif spec.type == "float" and type(value) in (int, float) and math.isfinite(value) and value >= 0:
+                elif spec.type == "float" and type(value) in (int, float) and 0 <= value <= MAX_REPORTED_SECONDS:
                     values[spec.name] = float(value)
+            records = raw.get("stages")
+            if isinstance(records, list):
+                parsed = (StageRecord.from_wire(record) for record in records[:256])
+                values["stages"] = tuple(record for record in parsed if record is not None)
         return cls(**values)
 
     def __add__(self, other: JaxEvents) -> JaxEvents:
@@ -116,10 +217,11 @@ class JaxEvents:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One request to the sandbox: what was called and what JAX did meanwhile."""
+    """One request to the sandbox: what was called, on which arrays, and what JAX did meanwhile."""
 
     name: str
     events: JaxEvents
+    inputs: Signature = ()
 
 
 class PortableFunction:
@@ -161,8 +263,33 @@ class RemoteHandle:
 
     @property
     def type_name(self) -> str:
-        """The object's type as ``module.QualName``, e.g. ``jax._src.stages.Compiled``."""
+        """The object's type as ``module.QualName``, for messages only: a submission names its own classes."""
         return self._ref.type_name
+
+    @property
+    def kind(self) -> str:
+        """What the object is, told in the sandbox by identity with the real JAX classes.
+
+        One of ``compiled``, ``lowered``, ``traced``, ``exported``, ``jitted`` (what
+        ``jax.jit`` returns), ``function`` and ``object``. A class that merely calls itself
+        ``Compiled`` is an ``object``.
+        """
+        return self._ref.kind
+
+    @property
+    def is_compiled(self) -> bool:
+        """A real ``jax.stages.Compiled``."""
+        return self.kind == "compiled"
+
+    @property
+    def is_lowered(self) -> bool:
+        """A real ``jax.stages.Lowered``."""
+        return self.kind == "lowered"
+
+    @property
+    def is_exported(self) -> bool:
+        """A real ``jax.export.Exported``."""
+        return self.kind == "exported"
 
     @property
     def is_callable(self) -> bool:
@@ -184,7 +311,7 @@ class RemoteHandle:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in HANDLE_METHODS:
+        if name in protocol.HANDLE_METHODS:
             return functools.partial(self.call_method, name)
         return self.attribute(name)
 
@@ -199,12 +326,24 @@ class RemoteHandle:
 class SubmissionProxy:
     """The student's module as tests see it: ``submission.name(*args)`` runs in the sandbox."""
 
-    def __init__(self, session: SandboxSession, names: list[str], load_events: JaxEvents) -> None:
+    def __init__(self, session: SandboxSession) -> None:
         self._session = session
-        self._names = frozenset(names)
+        self._names: frozenset[str] = frozenset()
         self._failure: SandboxError | None = None
-        self.load_events = load_events
+        self.load_events = JaxEvents()
         self.calls: list[CallRecord] = []
+        self.tampering: list[str] = []
+
+    @classmethod
+    def load(cls, session: SandboxSession, source: str, filename: str) -> SubmissionProxy:
+        """Run the submission's module in the sandbox; raises what loading it raised."""
+        proxy = cls(session)
+        names = proxy._request(protocol.LOAD, "load", source=source, filename=filename)
+        proxy._names = (
+            frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
+        )
+        proxy.load_events = proxy.calls.pop().events
+        return proxy
 
     def __repr__(self) -> str:
         return "submission"
@@ -230,8 +369,11 @@ class SubmissionProxy:
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
 
     def _request(self, op: str, label: str, **fields: Any) -> Any:
+        if self.tampering:
+            raise TamperingDetected(self.tampering)
         if self._failure is not None:
             raise SubmissionUnavailable(self._failure)
+        inputs = signature_of((fields.get("args"), fields.get("kwargs")))
         for key in ("args", "kwargs"):
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
@@ -240,17 +382,24 @@ class SubmissionProxy:
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
-        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events"))))
-        if reply_op == "error":
+        integrity = reply.get("integrity")
+        if not isinstance(integrity, list) or not all(isinstance(problem, str) for problem in integrity):
+            integrity = ["the sandbox's reply had no integrity report"]
+        if integrity:
+            self.tampering = [problem[:300] for problem in integrity[:8]]
+            raise TamperingDetected(self.tampering)
+        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events")), inputs))
+        if reply_op == protocol.ERROR:
             raise submission_exception(
                 _text(reply.get("type"), "Exception"),
                 _text(reply.get("builtin"), "RuntimeError"),
                 _text(reply.get("message"), ""),
                 _text(reply.get("traceback"), ""),
             )
-        if reply_op != "ok" or "value" not in reply:
+        answer = "names" if op == protocol.LOAD else "value"
+        if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
-        return self._from_wire(reply["value"])
+        return self._from_wire(reply[answer])
 
     def _to_wire(self, value: Any) -> Any:
         if isinstance(value, jax.Array):
@@ -291,4 +440,4 @@ class SubmissionProxy:
 
 
 def _text(value: Any, default: str) -> str:
-    return value[:8000] if isinstance(value, str) else default
+    return value[:MAX_EXCEPTION_TEXT] if isinstance(value, str) else default

@@ -13,6 +13,8 @@ class Verdict(enum.StrEnum):
     TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
     MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded"
     OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded"
+    # The submission changed the runtime that observes it: never accepted, whatever it returned.
+    INTEGRITY_VIOLATION = "integrity_violation"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -20,6 +22,7 @@ class Verdict(enum.StrEnum):
 # of these that occurred: a limit explains the failures after it, not the other way round.
 VERDICT_PRECEDENCE = (
     Verdict.INTERNAL_ERROR,
+    Verdict.INTEGRITY_VIOLATION,
     Verdict.SYNTAX_ERROR,
     Verdict.TIME_LIMIT_EXCEEDED,
     Verdict.MEMORY_LIMIT_EXCEEDED,

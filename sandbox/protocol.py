@@ -9,11 +9,15 @@ plain JSON or a tagged object ``{"$": tag, ...}``:
   it came from (``jax``, ``numpy`` or ``numpy-scalar``), so a test can tell a NumPy result
   from a JAX one;
 - ``tuple``, ``dict`` (string keys only), ``float`` (for NaN and the infinities);
-- ``handle``: an object that stays in the sandbox, named by id and type;
+- ``handle``: an object that stays in the sandbox, named by id, its kind (told by the
+  runtime from the real JAX classes) and its type's name (for messages only);
 - ``function``: Python source the harness sends *into* the sandbox (a test input).
 
-This module runs on both sides, so it depends on the standard library and numpy only.
-Decoding is strict and capped: whatever a sandbox sends is hostile.
+The channel's whole vocabulary is defined here, once: the operations each side may send,
+the members of a kept object the harness may call or read, and what may cross in which
+direction. This module runs on both sides, so it depends on the standard library and numpy
+only. Decoding is strict and capped before anything is parsed: whatever a sandbox sends is
+hostile, and every string it sends is made valid, printable text here.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +34,8 @@ import numpy as np
 
 FRAME = struct.Struct(">I")
 MAX_PAYLOAD_BYTES = 64 * 2**20
+# The JSON header carries sources and texts, never bulk data (arrays travel as buffers).
+MAX_HEADER_BYTES = 8 * 2**20
 MAX_DEPTH = 32
 MAX_NODES = 100_000
 MAX_STRING_CHARS = 1_000_000
@@ -36,6 +43,55 @@ MAX_STRING_CHARS = 1_000_000
 # strings, void or structured dtypes.
 ALLOWED_DTYPE_KINDS = frozenset("biufc")
 ARRAY_ORIGINS = frozenset({"jax", "numpy", "numpy-scalar"})
+
+# -- the vocabulary -------------------------------------------------------------------------
+
+# Who sent a message: the harness (requests) or the sandbox (replies). Decoding depends on it.
+HARNESS, SANDBOX = "harness", "sandbox"
+
+# Requests, harness to sandbox.
+LOAD, CALL, GETATTR, EXIT = "load", "call", "getattr", "exit"
+# Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
+READY, OK, ERROR = "ready", "ok", "error"
+OPERATIONS = {HARNESS: frozenset({LOAD, CALL, GETATTR, EXIT}), SANDBOX: frozenset({READY, OK, ERROR})}
+
+# Members of a kept object the harness may call, and those it may read. Anything else stays
+# hidden: it would let a test reach arbitrary sandbox objects and make the interface unbounded.
+HANDLE_METHODS = frozenset(
+    {"as_text", "cost_analysis", "memory_analysis", "compile", "lower", "trace", "serialize", "call"}
+)
+HANDLE_ATTRIBUTES = frozenset(
+    {
+        "in_avals",
+        "out_avals",
+        "in_tree",
+        "out_tree",
+        "args_info",
+        "out_info",
+        "jaxpr",
+        "eqns",
+        "shape",
+        "dtype",
+        "fun_name",
+        "mlir_module",
+        "in_shardings_hlo",
+        "nr_devices",
+        "platforms",
+    }
+)
+HANDLE_MEMBERS = HANDLE_METHODS | HANDLE_ATTRIBUTES
+
+# What a kept object is, decided in the sandbox by identity with the real JAX classes (captured
+# before any submission runs), never from names a submission could choose.
+HANDLE_KINDS = frozenset({"jitted", "traced", "lowered", "compiled", "exported", "function", "object"})
+
+# Tags each side may send: only the harness sends functions into the sandbox.
+TAGS = {
+    HARNESS: frozenset({"tuple", "dict", "float", "array", "handle", "function"}),
+    SANDBOX: frozenset({"tuple", "dict", "float", "array", "handle"}),
+}
+
+MAX_TYPE_NAME_CHARS = 200
 
 
 class ProtocolError(Exception):
@@ -57,6 +113,7 @@ class HandleRef:
     id: int
     type_name: str
     callable: bool
+    kind: str = "object"
 
 
 @dataclass(frozen=True)
@@ -82,16 +139,28 @@ def pack(op: str, **fields: Any) -> bytes:
     return FRAME.pack(len(payload)) + payload
 
 
-def unpack(payload: bytes) -> tuple[str, dict[str, Any]]:
-    """Decode a payload (a frame without its length prefix) into ``(op, fields)``."""
+def unpack(payload: bytes, *, sender: str = SANDBOX) -> tuple[str, dict[str, Any]]:
+    """Decode a payload (a frame without its length prefix) into ``(op, fields)``.
+
+    ``sender`` says who sent it. A sandbox's messages (the default: the strictest reading)
+    may use only its own operations and tags, and every string in them comes back as valid,
+    printable text.
+    """
     if len(payload) < FRAME.size:
         raise ProtocolError("truncated message")
     (header_length,) = FRAME.unpack_from(payload)
     header_end = FRAME.size + header_length
     if header_end > len(payload):
         raise ProtocolError("header length exceeds the message")
+    if header_length > MAX_HEADER_BYTES:
+        raise ProtocolError(f"header of {header_length} bytes exceeds {MAX_HEADER_BYTES}")
+    raw_header = payload[FRAME.size : header_end]
+    # Count containers and items before parsing: json.loads would build all of them first
+    # (64 MiB of "[]," is two gigabytes of lists), and only then could the node cap refuse.
+    if raw_header.count(b"[") + raw_header.count(b"{") + raw_header.count(b",") > 2 * MAX_NODES:
+        raise ProtocolError("header has too many values")
     try:
-        header = json.loads(payload[FRAME.size : header_end].decode(), parse_constant=_reject_constant)
+        header = json.loads(raw_header.decode(), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ProtocolError(f"malformed header: {exc}") from None
     if not isinstance(header, dict) or set(header) != {"op", "fields", "buffers"}:
@@ -99,6 +168,10 @@ def unpack(payload: bytes) -> tuple[str, dict[str, Any]]:
     op, fields, sizes = header["op"], header["fields"], header["buffers"]
     if not isinstance(op, str) or not isinstance(fields, dict) or not isinstance(sizes, list):
         raise ProtocolError("header fields have the wrong types")
+    if sender not in OPERATIONS:
+        raise ValueError(f"unknown sender {sender!r}")
+    if op not in OPERATIONS[sender]:
+        raise ProtocolError(f"the {sender} cannot send {printable(op)[:40]!r}")
     if not all(type(size) is int and size >= 0 for size in sizes):
         raise ProtocolError("buffer sizes must be non-negative integers")
     if header_end + sum(sizes) != len(payload):
@@ -107,9 +180,27 @@ def unpack(payload: bytes) -> tuple[str, dict[str, Any]]:
     for size in sizes:
         buffers.append(payload[offset : offset + size])
         offset += size
-    decoder = _Decoder(buffers)
-    decoded = {str(name): decoder.decode(value, 0) for name, value in fields.items()}
+    decoder = _Decoder(buffers, sender)
+    decoded = {decoder.text(str(name)): decoder.decode(value, 0) for name, value in fields.items()}
     return op, decoded
+
+
+_UNPRINTABLE_ASCII = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def printable(text: str) -> str:
+    """``text`` as valid, printable Unicode: every control character but newline and tab,
+    every lone surrogate and every invisible format character (bidirectional overrides, say)
+    is written as its escape (``\\x1b``, ``\\ud800``), so that no text can repaint a terminal,
+    break a JSON or XML encoder, or hide what it says."""
+    if text.isascii():
+        return _UNPRINTABLE_ASCII.sub(lambda match: _escape(match.group()), text)
+    return "".join(char if char.isprintable() or char in "\n\t" else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _reject_constant(name: str) -> None:
@@ -137,17 +228,24 @@ def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
         buffers.append(stream.getvalue())
         return {"$": "array", "buffer": len(buffers) - 1, "origin": value.origin}
     if isinstance(value, HandleRef):
-        return {"$": "handle", "id": value.id, "type": value.type_name, "callable": value.callable}
+        return {"$": "handle", "id": value.id, "type": value.type_name, "callable": value.callable, "kind": value.kind}
     if isinstance(value, FunctionSource):
         return {"$": "function", "source": value.source, "name": value.name}
     raise ProtocolError(f"a {type(value).__name__} cannot cross the channel")
 
 
 class _Decoder:
-    def __init__(self, buffers: list[bytes]) -> None:
+    def __init__(self, buffers: list[bytes], sender: str) -> None:
         self.buffers = buffers
         self.used: set[int] = set()
         self.nodes = 0
+        self.tags = TAGS[sender]
+        self.clean_text = sender == SANDBOX
+
+    def text(self, value: str) -> str:
+        if len(value) > MAX_STRING_CHARS:
+            raise ProtocolError("string too long")
+        return printable(value) if self.clean_text else value
 
     def decode(self, value: Any, depth: int) -> Any:
         self.nodes += 1
@@ -156,14 +254,14 @@ class _Decoder:
         if value is None or type(value) in (bool, int, float):
             return value
         if type(value) is str:
-            if len(value) > MAX_STRING_CHARS:
-                raise ProtocolError("string too long")
-            return value
+            return self.text(value)
         if type(value) is list:
             return [self.decode(item, depth + 1) for item in value]
         if type(value) is not dict:
             raise ProtocolError(f"unexpected JSON value {type(value).__name__}")
         tag = value.get("$")
+        if tag not in self.tags:
+            raise ProtocolError(f"unknown tag {printable(str(tag))[:40]!r}")
         if tag == "tuple":
             return tuple(self.decode(item, depth + 1) for item in self._list(value, "items"))
         if tag == "dict":
@@ -171,7 +269,7 @@ class _Decoder:
             for pair in self._list(value, "items"):
                 if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
                     raise ProtocolError("dict items must be [str, value] pairs")
-                result[pair[0]] = self.decode(pair[1], depth + 1)
+                result[self.text(pair[0])] = self.decode(pair[1], depth + 1)
             return result
         if tag == "float":
             representation = value.get("repr")
@@ -182,15 +280,18 @@ class _Decoder:
             return self._array(value)
         if tag == "handle":
             handle_id, type_name, is_callable = value.get("id"), value.get("type"), value.get("callable")
+            kind = value.get("kind")
             if type(handle_id) is not int or type(type_name) is not str or type(is_callable) is not bool:
                 raise ProtocolError("malformed handle")
-            return HandleRef(handle_id, type_name[:200], is_callable)
+            if kind not in HANDLE_KINDS:
+                raise ProtocolError("unknown handle kind")
+            return HandleRef(handle_id, self.text(type_name[:MAX_TYPE_NAME_CHARS]), is_callable, str(kind))
         if tag == "function":
             source, name = value.get("source"), value.get("name")
             if type(source) is not str or type(name) is not str:
                 raise ProtocolError("malformed function")
             return FunctionSource(source, name)
-        raise ProtocolError(f"unknown tag {str(tag)[:40]!r}")
+        raise ProtocolError(f"unknown tag {printable(str(tag))[:40]!r}")
 
     def _list(self, value: dict[str, Any], key: str) -> list[Any]:
         items = value.get(key)

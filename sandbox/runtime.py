@@ -2,7 +2,8 @@
 
 Started by a backend inside the sandbox (see ``backends.runtime_command``), it imports JAX
 before any submission exists (that is the slow part, so a pool can start it early),
-announces ``ready`` and then answers one request at a time on fds 0 and 1:
+announces ``ready`` and then answers one request at a time on fds 0 and 1 (the operations
+are defined in ``protocol``):
 
 - ``load(source, filename)``: run the submission as the module ``submission``;
 - ``call(target, method, args, kwargs)``: call a top-level function of the submission or
@@ -11,18 +12,23 @@ announces ``ready`` and then answers one request at a time on fds 0 and 1:
 - ``exit()``.
 
 Replies carry plain data only: JAX arrays become ``.npy`` buffers, objects that cannot
-cross stay here behind handles, exceptions cross as their type name and text. Every reply
-also counts what JAX did during the request, both as API calls (``jax.jit``,
-``Traced.lower``, ``Lowered.compile``, calls of a ``Compiled``) and as ``jax.monitoring``
-events (tracing, lowering to MLIR, backend compiles). The harness decides the verdict; this
-process is as untrusted as the submission it hosts.
+cross stay here behind handles (with a kind told from the real JAX classes), exceptions
+cross as their type name and text. Every reply also says what JAX did during the request:
+each ``.lower(...)``, each executable compiled from such a lowering and each call of one,
+with the abstract signature it was for and whether it was called on this request's own
+inputs and gave the value returned; and the ``jax.monitoring`` events (tracing, lowering to
+MLIR, backend compiles). After every request the runtime checks that its hooks are still
+the ones it installed and says so in the reply.
+
+The harness decides the verdict; this process is as untrusted as the submission it hosts,
+which can patch anything here (the README says what that allows).
 """
 
 from __future__ import annotations
 
 import builtins
-import collections
 import functools
+import itertools
 import os
 import sys
 import time
@@ -35,104 +41,231 @@ import numpy as np
 
 from sandbox import protocol
 
-# Attributes of kept objects that the harness may read or call. Anything else stays hidden
-# (it would let a test reach arbitrary sandbox objects and make the interface unbounded).
-ALLOWED_MEMBERS = frozenset(
-    {
-        "as_text",
-        "cost_analysis",
-        "memory_analysis",
-        "compile",
-        "lower",
-        "trace",
-        "in_avals",
-        "out_avals",
-        "in_tree",
-        "out_tree",
-        "args_info",
-        "out_info",
-        "jaxpr",
-        "eqns",
-        "shape",
-        "dtype",
-        "fun_name",
-        "call",
-        "mlir_module",
-        "serialize",
-        "in_shardings_hlo",
-        "nr_devices",
-        "platforms",
-    }
-)
-
 MONITORING_EVENTS = {
     "/jax/core/compile/jaxpr_trace_duration": "trace_events",
     "/jax/core/compile/jaxpr_to_mlir_module_duration": "lowering_events",
     "/jax/core/compile/backend_compile_duration": "backend_compile_events",
 }
+# Caps on what one reply reports, so that a busy submission cannot make replies huge.
+MAX_STAGE_RECORDS = 256
+MAX_SIGNATURE_LEAVES = 64
+# Lowerings and executables are kept alive (so that ids stay unique) up to this many.
+MAX_TRACKED_OBJECTS = 4096
 
 
 class Runtime:
-    """Holds the submission module, the handle table and the JAX event counters."""
+    """Holds the submission module, the handle table and the record of what JAX did."""
 
     def __init__(self, channel_in: BinaryIO, channel_out: BinaryIO) -> None:
         self.channel_in = channel_in
         self.channel_out = channel_out
-        self.counts: collections.Counter[str] = collections.Counter()
-        self.compile_seconds = 0.0  # XLA backend compiles
-        self.staging_seconds = 0.0  # tracing to a jaxpr and lowering to MLIR
         self.handles: dict[int, Any] = {}
         self.module: types.ModuleType | None = None
         import jax
+        import jax.export
         import jax.numpy as jnp
+        from jax import stages
+        from jax._src import monitoring
 
         self.jax = jax
         self.jnp = jnp
         self.array_type = type(jnp.zeros(()))
         self.numpy_scalar_types = frozenset(np.sctypeDict.values()) - {np.object_, np.str_, np.bytes_, np.void}
-        self._install_counters()
+        # The real classes, captured before any submission runs: a kind is told by identity
+        # with these, never by a name the submission could give its own class.
+        self.kinds: dict[type, str] = {
+            type(jax.jit(lambda value: value)): "jitted",
+            stages.Traced: "traced",
+            stages.Lowered: "lowered",
+            stages.Compiled: "compiled",
+            jax.export.Exported: "exported",
+            types.FunctionType: "function",
+            types.BuiltinFunctionType: "function",
+            functools.partial: "function",
+        }
+        self.stages = stages
+        self.monitoring = monitoring
+        # The record: one tuple per event, numbered by ``sequence``; a record that does not
+        # follow its predecessor's number was forged or removed.
+        self.log: list[tuple[Any, ...]] = []
+        self.sequence = itertools.count()
+        self.tracked: dict[int, tuple[Any, int]] = {}  # id(object) -> (object, its record id)
+        self.inputs: list[Any] = []  # the arrays this request received
+        self.outputs: list[tuple[Any, int]] = []  # (value, record number) of executable calls
+        self.forged_events: list[str] = []
+        self._install_hooks()
+        self.pristine = self._snapshot()
 
-    # -- counting what JAX does ------------------------------------------------------------
+    # -- recording what JAX does -------------------------------------------------------------
 
-    def _install_counters(self) -> None:
-        jax, counts = self.jax, self.counts
-        from jax import stages
+    def _record(self, *fields: Any) -> int:
+        number = next(self.sequence)
+        self.log.append((number, *fields))
+        return number
 
-        def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-            @functools.wraps(function)
-            def wrapper(*args: Any, **kwargs: Any) -> Any:
-                counts[name] += 1
-                return function(*args, **kwargs)
+    def signature(self, tree: Any) -> list[list[Any]]:
+        """Shapes and dtypes of the array leaves of ``tree`` (arguments, or ``args_info``)."""
+        leaves = self.jax.tree_util.tree_leaves(tree)
+        found = [leaf for leaf in leaves if hasattr(leaf, "shape") and hasattr(leaf, "dtype")]
+        return [[[int(n) for n in leaf.shape], str(leaf.dtype)] for leaf in found[:MAX_SIGNATURE_LEAVES]]
 
-            return wrapper
+    def _track(self, value: Any, number: int) -> None:
+        if len(self.tracked) < MAX_TRACKED_OBJECTS:
+            self.tracked[id(value)] = (value, number)
 
-        setattr(jax, "jit", counted("jit", jax.jit))  # noqa: B010 - jax.jit has no declared setter
-        stages.Traced.lower = counted("lower", stages.Traced.lower)  # type: ignore[method-assign]
-        stages.Lowered.compile = counted("compile", stages.Lowered.compile)  # type: ignore[method-assign]
-        stages.Compiled.__call__ = counted("compiled_call", stages.Compiled.__call__)  # type: ignore[method-assign]
+    def _tracked_id(self, value: Any) -> int:
+        entry = self.tracked.get(id(value))
+        return entry[1] if entry is not None and entry[0] is value else -1
 
-        def on_duration(event: str, duration: float, **_: Any) -> None:
+    def _install_hooks(self) -> None:
+        jax, stages = self.jax, self.stages
+        lowered_class, compiled_class = stages.Lowered, stages.Compiled
+        original_jit = jax.jit
+        original_lower = stages.Traced.lower
+        original_compile = stages.Lowered.compile
+        original_call = stages.Compiled.__call__
+
+        @functools.wraps(original_jit)
+        def jit(*args: Any, **kwargs: Any) -> Any:
+            wrapped = original_jit(*args, **kwargs)
+            self._record("jit")
+            return wrapped
+
+        @functools.wraps(original_lower)
+        def lower(traced: Any, *args: Any, **kwargs: Any) -> Any:
+            lowered = original_lower(traced, *args, **kwargs)
+            if type(lowered) is lowered_class:
+                self._track(lowered, self._record("lower", -1, self.signature(lowered.args_info)))
+            return lowered
+
+        @functools.wraps(original_compile)
+        def compile(lowered: Any, *args: Any, **kwargs: Any) -> Any:
+            compiled = original_compile(lowered, *args, **kwargs)
+            if type(lowered) is lowered_class and type(compiled) is compiled_class:
+                number = self._record("compile", self._tracked_id(lowered), self.signature(compiled.args_info))
+                self._track(compiled, number)
+            return compiled
+
+        @functools.wraps(original_call)
+        def call(compiled: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original_call(compiled, *args, **kwargs)
+            if type(compiled) is compiled_class:
+                arrays = [leaf for leaf in jax.tree_util.tree_leaves((args, kwargs)) if hasattr(leaf, "dtype")]
+                from_inputs = [any(leaf is given for given in self.inputs) for leaf in arrays]
+                number = self._record("call", self._tracked_id(compiled), self.signature(arrays), from_inputs)
+                self.outputs.append((result, number))
+            return result
+
+        def on_duration(event: str, duration_secs: float, **_: str | int) -> None:
             name = MONITORING_EVENTS.get(event)
-            if name is not None:
-                counts[name] += 1
-                if name == "backend_compile_events":
-                    self.compile_seconds += duration
-                else:
-                    self.staging_seconds += duration
+            if name is None:
+                return
+            # Called by monitoring.record_event_duration_secs, itself called from inside JAX.
+            caller = sys._getframe(2)
+            if not str(caller.f_globals.get("__name__", "")).startswith(("jax.", "jaxlib.")):
+                if len(self.forged_events) < 5:
+                    self.forged_events.append(f"a {name[:-1].replace('_', ' ')} was emitted by code outside JAX")
+                return
+            self._record("event", name, float(duration_secs))
 
-        jax.monitoring.register_event_duration_secs_listener(on_duration)
+        setattr(jax, "jit", jit)  # noqa: B010 - jax.jit has no declared setter
+        stages.Traced.lower = lower
+        stages.Lowered.compile = compile
+        stages.Compiled.__call__ = call
+        self.monitoring.register_event_duration_secs_listener(on_duration)
+        self.listener = on_duration
+        self.hooks: tuple[tuple[Any, str, Any], ...] = (
+            (jax, "jit", jit),
+            (stages.Traced, "lower", lower),
+            (stages.Lowered, "compile", compile),
+            (stages.Compiled, "__call__", call),
+            (jax.stages, "Compiled", compiled_class),
+            (jax.stages, "Lowered", lowered_class),
+        )
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        """The functions this runtime trusts, their code and their closures' contents."""
+        functions: list[Any] = [hook for _, _, hook in self.hooks if callable(hook)] + [self.listener]
+        for namespace in (vars(Runtime), vars(sys.modules[__name__]), vars(protocol)):
+            functions += [value for value in namespace.values() if isinstance(value, types.FunctionType)]
+        functions += [value.__func__ for value in vars(Runtime).values() if isinstance(value, staticmethod)]
+        cells = [cell for f in functions if isinstance(f, types.FunctionType) for cell in f.__closure__ or ()]
+        return (
+            dict(vars(Runtime)),
+            [(f, f.__code__, f.__defaults__) for f in functions if isinstance(f, types.FunctionType)],
+            [(cell, cell.cell_contents) for cell in cells],
+            {name: value for name, value in vars(protocol).items() if not name.startswith("__")},
+        )
+
+    def tampering(self) -> list[str]:
+        """What the submission changed of this runtime's hooks, listeners, methods and record."""
+        problems = list(self.forged_events)
+        class_members, functions, cells, protocol_names = self.pristine
+        if type(self) is not Runtime or dict(vars(Runtime)) != class_members:
+            problems.append("the runtime's methods were replaced")
+        if any(f.__code__ is not code or f.__defaults__ is not defaults for f, code, defaults in functions):
+            problems.append("the code of the runtime's functions was replaced")
+        if any(cell.cell_contents is not value for cell, value in cells):
+            problems.append("the runtime's hooks were rewired")
+        if {name: value for name, value in vars(protocol).items() if not name.startswith("__")} != protocol_names:
+            problems.append("the channel's protocol module was changed")
+        for owner, name, installed in self.hooks:
+            if (vars(owner).get(name) if isinstance(owner, type) else getattr(owner, name, None)) is not installed:
+                problems.append(f"{getattr(owner, '__name__', owner)}.{name} was replaced")
+        if sum(listener is self.listener for listener in self.monitoring.get_event_duration_listeners()) != 1:
+            problems.append("the runtime's jax.monitoring listener was removed or duplicated")
+        expected_next = int(repr(self.sequence)[len("count(") : -1])
+        if [record[0] for record in self.log] != list(range(expected_next)):
+            problems.append("the runtime's record of JAX events was written to")
+        return problems
 
     def _measured(self, action: Callable[[], Any]) -> tuple[Any, dict[str, Any]]:
-        before, started = self.counts.copy(), time.perf_counter()
-        compile_before, staging_before = self.compile_seconds, self.staging_seconds
+        first, started = len(self.log), time.perf_counter()
+        self.outputs = []
         try:
             value = action()
         finally:
-            events: dict[str, Any] = dict(self.counts - before)
-            events["compile_seconds"] = self.compile_seconds - compile_before
-            events["staging_seconds"] = self.staging_seconds - staging_before
-            events["seconds"] = time.perf_counter() - started
-        return value, events
+            seconds = time.perf_counter() - started
+        return value, self._events(self.log[first:], value, seconds)
+
+    def _events(self, records: list[tuple[Any, ...]], value: Any, seconds: float) -> dict[str, Any]:
+        returned = self._leaves(value)
+        returned_numbers = {number for output, number in self.outputs if any(output is leaf for leaf in returned)}
+        events: dict[str, Any] = {name: 0 for name in ("jit", "lower", "compile", "compiled_call")}
+        events.update({name: 0 for name in MONITORING_EVENTS.values()})
+        events.update(compile_seconds=0.0, staging_seconds=0.0, seconds=seconds)
+        stage_records: list[dict[str, Any]] = []
+        for number, stage, *rest in records:
+            if stage == "event":
+                name, duration = rest
+                events[name] += 1
+                events["compile_seconds" if name == "backend_compile_events" else "staging_seconds"] += duration
+                continue
+            events["compiled_call" if stage == "call" else stage] += 1
+            if stage != "jit" and len(stage_records) < MAX_STAGE_RECORDS:
+                source, signature, *flags = rest
+                stage_records.append(
+                    {
+                        "stage": stage,
+                        "id": number,
+                        "source": source,
+                        "signature": signature,
+                        "inputs": flags[0] if flags else [],
+                        "returned": number in returned_numbers,
+                    }
+                )
+        events["stages"] = stage_records
+        return events
+
+    def _leaves(self, value: Any) -> list[Any]:
+        """The value returned and, one or two levels down, the items of its lists, tuples and dicts."""
+        found = [value]
+        for item in found[:64]:
+            if type(item) in (list, tuple):
+                found += list(item)[:64]
+            elif type(item) is dict:
+                found += list(item.values())[:64]
+        return found
 
     # -- values crossing the channel ---------------------------------------------------------
 
@@ -154,14 +287,20 @@ class Runtime:
             return {k: self.to_wire(v, depth + 1) for k, v in value.items()}
         handle_id = len(self.handles) + 1
         self.handles[handle_id] = value
-        return protocol.HandleRef(handle_id, f"{kind.__module__}.{kind.__qualname__}", callable(value))
+        type_name = f"{getattr(kind, '__module__', '?')}.{getattr(kind, '__qualname__', '?')}"
+        return protocol.HandleRef(
+            handle_id, str(type_name)[: protocol.MAX_TYPE_NAME_CHARS], callable(value), self.kinds.get(kind, "object")
+        )
 
     def from_wire(self, value: Any) -> Any:
         """Turn a decoded argument into what the submission expects to receive."""
         if isinstance(value, protocol.ArrayValue):
             if value.origin == "jax":
-                return self.jax.device_put(value.array)
-            return value.array[()] if value.origin == "numpy-scalar" else value.array
+                received = self.jax.device_put(value.array)
+            else:
+                received = value.array[()] if value.origin == "numpy-scalar" else value.array
+            self.inputs.append(received)
+            return received
         if isinstance(value, protocol.HandleRef):
             return self._handle(value.id)
         if isinstance(value, protocol.FunctionSource):
@@ -203,54 +342,61 @@ class Runtime:
     def call(self, target: Any, method: Any, args: Any, kwargs: Any) -> dict[str, Any]:
         function = self._target(target)
         if method is not None:
-            if type(method) is not str or method not in ALLOWED_MEMBERS:
+            if type(method) is not str or method not in protocol.HANDLE_METHODS:
                 raise AttributeError(f"calling {method!r} on a sandboxed object is not allowed")
             function = getattr(function, method)
+        self.inputs = []
         call_args = self.from_wire(args)
         call_kwargs = self.from_wire(kwargs)
         value, events = self._measured(lambda: function(*call_args, **call_kwargs))
         return {"value": self.to_wire(value), "events": events}
 
     def get_attribute(self, target: Any, name: Any) -> dict[str, Any]:
-        if type(name) is not str or name not in ALLOWED_MEMBERS:
+        if type(name) is not str or name not in protocol.HANDLE_ATTRIBUTES:
             raise AttributeError(f"reading {name!r} of a sandboxed object is not allowed")
         value, events = self._measured(lambda: getattr(self._target(target), name))
         return {"value": self.to_wire(value), "events": events}
 
     def serve(self) -> None:
-        self.send("ready", pid=os.getpid(), jax_version=self.jax.__version__, device=str(self.jax.devices()[0]))
+        # Bound now, before any submission runs: a submission that replaces the methods
+        # afterwards is caught by these originals rather than answering for them.
+        check, send, receive = self.tampering, self.send, self.receive
+        send(protocol.READY, pid=os.getpid(), jax_version=self.jax.__version__, device=str(self.jax.devices()[0]))
         handlers: dict[str, Callable[..., dict[str, Any]]] = {
-            "load": self.load,
-            "call": self.call,
-            "getattr": self.get_attribute,
+            protocol.LOAD: self.load,
+            protocol.CALL: self.call,
+            protocol.GETATTR: self.get_attribute,
         }
         while True:
-            request = self.receive()
+            request = receive()
             if request is None:
                 return
             op, fields = request
-            if op == "exit":
+            if op == protocol.EXIT:
                 return
-            handler = handlers.get(op)
-            if handler is None:
-                self.send("error", type="ProtocolError", message=f"unknown request {op!r}", traceback="")
-                continue
+            handler = handlers[op]  # unpack admits the harness's operations only
             try:
                 reply = handler(**fields)
             except BaseException as exc:
-                self.send_error(exc)
+                send(protocol.ERROR, **self.error_fields(exc), integrity=check())
                 continue
             try:
-                self.send("ok", **reply)
+                send(protocol.OK, **reply, integrity=check())
             except Exception as exc:  # a result that cannot be encoded
-                self.send_error(exc)
+                send(protocol.ERROR, **self.error_fields(exc), integrity=check())
 
-    def send_error(self, exc: BaseException) -> None:
-        text = "".join(traceback.format_exception(exc))
+    @staticmethod
+    def error_fields(exc: BaseException) -> dict[str, str]:
+        """An exception as the harness receives it, whatever it does when printed."""
+        try:
+            text = "".join(traceback.format_exception(exc))
+            message = str(exc)
+        except BaseException:
+            text, message = "", "(the exception could not be printed)"
         # The nearest builtin base class lets the harness re-raise e.g. a JAX error that
         # subclasses TypeError as a TypeError.
         builtin = next(c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c)
-        self.send("error", type=type(exc).__name__, builtin=builtin, message=str(exc)[:4000], traceback=text[-8000:])
+        return {"type": type(exc).__name__, "builtin": builtin, "message": message[:4000], "traceback": text[-8000:]}
 
     def send(self, op: str, **fields: Any) -> None:
         self.channel_out.write(protocol.pack(op, **fields))
@@ -262,7 +408,7 @@ class Runtime:
             return None
         (length,) = protocol.FRAME.unpack(prefix)
         payload = _read_exactly(self.channel_in, length)
-        return None if payload is None else protocol.unpack(payload)
+        return None if payload is None else protocol.unpack(payload, sender=protocol.HARNESS)
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:

@@ -125,7 +125,7 @@ class SandboxSession:
             except SandboxError as exc:
                 detail = self.output.strip().splitlines()[-1:] or [str(exc)]
                 raise SandboxStartFailed(f"the sandbox did not start: {detail[0][:300]}") from None
-            if op != "ready":
+            if op != protocol.READY:
                 self.close()
                 raise SandboxStartFailed(f"the sandbox did not start: it sent {op!r} instead of ready")
             self._ready = fields
@@ -178,8 +178,8 @@ class SandboxSession:
 
     @property
     def output(self) -> str:
-        """What the submission printed (stdout and stderr), capped at ``output_bytes``."""
-        return self._stderr.decode("utf-8", errors="replace")
+        """What the submission printed (stdout and stderr), capped at ``output_bytes``, as printable text."""
+        return protocol.printable(self._stderr.decode("utf-8", errors="replace"))
 
     @property
     def output_truncated(self) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from grader.assertions import assert_same_array
-from grader.proxy import JaxEvents, PortableFunction, RaisedBySubmission, RemoteHandle, SubmissionProxy
+from grader.proxy import PortableFunction, RaisedBySubmission, RemoteHandle, SubmissionProxy
 from sandbox.backends import BwrapBackend
 from sandbox.session import SandboxSession
 
@@ -59,9 +59,7 @@ def wide():
 @pytest.fixture(scope="module")
 def submission():
     with SandboxSession(BwrapBackend()) as session:
-        op, reply = session.request("load", source=textwrap.dedent(SOURCE), filename="submission.py")
-        assert op == "ok"
-        yield SubmissionProxy(session, reply["names"], JaxEvents.from_wire(reply["events"]))
+        yield SubmissionProxy.load(session, textwrap.dedent(SOURCE), "submission.py")
 
 
 def test_aot_call_counts_api_calls_and_monitoring_events(submission):

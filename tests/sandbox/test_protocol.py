@@ -10,17 +10,17 @@ from sandbox import protocol
 from sandbox.protocol import ArrayValue, FunctionSource, HandleRef, ProtocolError
 
 
-def roundtrip(**fields):
-    frame = protocol.pack("reply", **fields)
+def roundtrip(sender=protocol.SANDBOX, **fields):
+    frame = protocol.pack("ok" if sender == protocol.SANDBOX else "call", **fields)
     (length,) = protocol.FRAME.unpack(frame[:4])
     assert length == len(frame) - 4
-    return protocol.unpack(frame[4:])
+    return protocol.unpack(frame[4:], sender=sender)
 
 
 def test_plain_values_roundtrip_with_their_types():
     value = {"a": [1, 2.5, "x", None, True], "t": (1, (2, 3)), "nan": float("nan"), "inf": float("-inf")}
     op, fields = roundtrip(value=value)
-    assert op == "reply"
+    assert op == "ok"
     decoded = fields["value"]
     assert decoded["a"] == [1, 2.5, "x", None, True]
     assert decoded["t"] == (1, (2, 3)) and type(decoded["t"]) is tuple
@@ -37,9 +37,69 @@ def test_arrays_roundtrip_exactly(dtype):
 
 
 def test_handles_and_functions_roundtrip():
-    _, fields = roundtrip(h=HandleRef(3, "jax.stages.Compiled", True), f=FunctionSource("def f(x): return x", "f"))
-    assert fields["h"] == HandleRef(3, "jax.stages.Compiled", True)
+    handle = HandleRef(3, "jax.stages.Compiled", True, "compiled")
+    _, fields = roundtrip(protocol.HARNESS, h=handle, f=FunctionSource("def f(x): return x", "f"))
+    assert fields["h"] == handle
     assert fields["f"].name == "f"
+
+
+def test_a_sandbox_cannot_send_functions_or_requests():
+    with pytest.raises(ProtocolError, match="unknown tag"):
+        roundtrip(f=FunctionSource("def f(x): return x", "f"))
+    frame = protocol.pack("load", source="x = 1", filename="s.py")
+    with pytest.raises(ProtocolError, match="cannot send 'load'"):
+        protocol.unpack(frame[4:], sender=protocol.SANDBOX)
+    assert protocol.unpack(frame[4:], sender=protocol.HARNESS)[0] == "load"
+
+
+def test_a_harness_cannot_send_replies():
+    with pytest.raises(ProtocolError, match="cannot send 'ok'"):
+        protocol.unpack(protocol.pack("ok", value=1)[4:], sender=protocol.HARNESS)
+
+
+def test_handle_kinds_are_a_closed_set():
+    header = {"op": "ok", "fields": {"h": {"$": "handle", "id": 1, "type": "x", "callable": True, "kind": "trusted"}}}
+    with pytest.raises(ProtocolError, match="kind"):
+        protocol.unpack(_payload({**header, "buffers": []}))
+
+
+HOSTILE_TEXT = "accepted\x1b[2K\r\x1b[1A\ud800\u202e\x00\x7f\x9b\ufeff"
+
+
+def test_every_string_from_a_sandbox_becomes_printable_text():
+    header = {"op": "error", "fields": {"message": HOSTILE_TEXT, HOSTILE_TEXT: [HOSTILE_TEXT]}, "buffers": []}
+    _, fields = protocol.unpack(_payload(header))
+    hostile_key = protocol.printable(HOSTILE_TEXT)
+    for text in (fields["message"], hostile_key, *fields[hostile_key]):
+        assert text.isprintable(), text
+        text.encode("utf-8")  # no lone surrogate left
+        assert "\\x1b" in text and "\\ud800" in text and "\\u202e" in text and "\\x0d" in text
+    assert fields["message"].startswith("accepted")
+
+
+def test_newlines_tabs_and_letters_stay_as_they_are():
+    text = "line one\n\tline two: ä ∑ 漢字 🙂"
+    assert protocol.printable(text) == text
+
+
+def test_the_harness_side_keeps_its_own_strings_exactly():
+    source = "x = '\x1b'\n"
+    _, fields = roundtrip(protocol.HARNESS, source=source)
+    assert fields["source"] == source
+
+
+def test_a_header_of_many_values_is_refused_before_it_is_parsed():
+    body = b"[" + b"[]," * 1_000_000 + b"[]]"
+    header = b'{"op":"ok","fields":{"v":' + body + b'},"buffers":[]}'
+    with pytest.raises(ProtocolError, match="too many values"):
+        protocol.unpack(struct.pack(">I", len(header)) + header)
+
+
+def test_a_header_larger_than_its_cap_is_refused():
+    text = "x" * (protocol.MAX_HEADER_BYTES + 1)
+    header = json.dumps({"op": "ok", "fields": {"v": text}, "buffers": []}).encode()
+    with pytest.raises(ProtocolError, match="header of"):
+        protocol.unpack(struct.pack(">I", len(header)) + header)
 
 
 def _payload(header: dict, *buffers: bytes) -> bytes:
