@@ -154,7 +154,8 @@ def assert_compiled_ahead_of_time(
     lowerings = {r.id: r for r in records if r.stage == "lower"}
     compiles = {r.id: r for r in records if r.stage == "compile"}
     calls = [r for r in call.events.stages if r.stage == "call"]
-    if call.events.jit + submission.load_events.jit == 0:
+    jit_calls = call.events.jit if fresh else sum(c.events.jit for c in submission.calls)
+    if jit_calls + submission.load_events.jit == 0:
         raise AssertionError(f"{call.name} did not wrap the function with jax.jit")
     if not any(r.signature == wanted for r in lowerings.values()):
         seen = "; ".join(sorted({describe_signature(r.signature) for r in lowerings.values()}))

@@ -71,7 +71,8 @@ class Report:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2)
+        # Strict JSON: a NaN or an infinity here is a bug to find, not a value to write.
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False)
 
     def to_junit_xml(self) -> str:
         suite = ET.Element(

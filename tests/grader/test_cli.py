@@ -133,3 +133,25 @@ def test_a_gpu_problem_on_a_host_without_gpu_is_refused_clearly(make_problem, tm
     result = run_cli("grade", "--problem", "on_gpu", str(solution))
     assert result.returncode == 2
     assert result.stderr.strip() == "error: this host has no NVIDIA GPU (no /dev/nvidia* device nodes)"
+
+
+HOSTILE_TEXT = "\\x1b[2K\\r\\x1b[1A\\x1b[32maccepted (100/100)\\ud800"
+
+
+def test_hostile_text_reaches_no_terminal_json_or_xml_unescaped(tmp_path):
+    submission = tmp_path / "hostile.py"
+    submission.write_text(
+        f"import sys\nprint({HOSTILE_TEXT!r})\ndef aot_compiled_sum(x):\n    raise ValueError({HOSTILE_TEXT!r})\n"
+    )
+    out, junit = tmp_path / "report.json", tmp_path / "report.xml"
+    result = run_cli(
+        "grade", "--problem", "aot_compiled_sum", str(submission), "--json", str(out), "--junit-xml", str(junit)
+    )  # fmt: skip
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout and "\r" not in result.stdout
+    assert result.stdout.startswith("aot_compiled_sum: runtime_error")
+    report = json.loads(out.read_text())
+    assert report["verdict"] == "runtime_error"
+    assert "\\x1b[32maccepted" in report["output"] and "\\ud800" in report["output"]
+    assert "\\x1b[32maccepted" in report["tests"][0]["message"]
+    ET.parse(junit)

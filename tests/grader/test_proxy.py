@@ -7,8 +7,16 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from grader.assertions import assert_same_array
-from grader.proxy import PortableFunction, RaisedBySubmission, RemoteHandle, SubmissionProxy
+from grader.assertions import assert_compiled_ahead_of_time, assert_handle_kind, assert_same_array
+from grader.proxy import (
+    JaxEvents,
+    PortableFunction,
+    RaisedBySubmission,
+    RemoteHandle,
+    StageRecord,
+    SubmissionProxy,
+    submission_exception,
+)
 from sandbox.backends import BwrapBackend
 from sandbox.session import SandboxSession
 
@@ -31,6 +39,22 @@ def lowered_for(x):
 
 def exported_for(x):
     return jax.export.export(jax.jit(jnp.sum))(x)
+
+def compile_dummy(x):
+    dummy = jnp.zeros(3)
+    jax.jit(jnp.sum).lower(dummy).compile()(dummy)
+    return jnp.sum(x)
+
+def jitted():
+    return jax.jit(jnp.sum)
+
+class Compiled:
+    pass
+
+Compiled.__module__, Compiled.__qualname__ = "jax._src.stages", "Compiled"
+
+def impostor():
+    return Compiled()
 
 def make_adder(k):
     return lambda v: v + k
@@ -145,3 +169,79 @@ def test_numpy_and_plain_values_keep_their_kinds(submission):
 def test_a_64_bit_result_is_not_silently_narrowed(submission):
     with pytest.raises(AssertionError, match="float64"):
         assert_same_array(submission.wide(), jnp.asarray(1.0, dtype=jnp.float32))
+
+
+def test_stage_records_tie_the_aot_path_to_the_call_s_own_input(submission):
+    x = jnp.arange(5, dtype=jnp.int32)
+    submission.aot(x)
+    stages = submission.last_call.events.stages
+    assert [record.stage for record in stages] == ["lower", "compile", "call"]
+    lower, compile, call = stages
+    signature = (((5,), "int32"),)
+    assert lower.signature == compile.signature == call.signature == signature
+    assert compile.source == lower.id and call.source == compile.id
+    assert call.from_inputs == (True,) and call.returned
+    assert submission.last_call.inputs == signature
+    assert_compiled_ahead_of_time(submission)
+
+
+def test_compiling_a_stand_in_does_not_pass_for_the_input(submission):
+    submission.compile_dummy(jnp.ones(7))
+    with pytest.raises(
+        AssertionError, match=r"did not lower the function for its input \(float32\[7\]\).*float(32|64)\[3\]"
+    ):
+        assert_compiled_ahead_of_time(submission)
+
+
+def test_an_executable_from_an_earlier_call_counts_only_when_not_fresh(submission):
+    x = jnp.ones((2, 2), dtype=jnp.float32)
+    compiled = submission.compiled_for(x)
+    compiled(x)
+    assert_compiled_ahead_of_time(submission, fresh=False)
+    with pytest.raises(AssertionError, match=r"did not wrap the function with jax\.jit"):
+        assert_compiled_ahead_of_time(submission)
+
+
+def test_handle_kinds_come_from_the_real_classes(submission):
+    x = jnp.ones(3)
+    assert submission.compiled_for(x).is_compiled
+    assert submission.lowered_for(x).is_lowered
+    assert submission.exported_for(x).is_exported
+    assert submission.jitted().kind == "jitted"
+    assert submission.make_adder(1).kind == "function"
+    impostor = submission.impostor()
+    assert impostor.type_name == "jax._src.stages.Compiled" and impostor.kind == "object"
+    with pytest.raises(AssertionError, match=r"\(not a JAX object\), but a jax.stages.Compiled was expected"):
+        assert_handle_kind(impostor, "compiled")
+    assert_handle_kind(submission.compiled_for(x), "compiled")
+
+
+@pytest.mark.parametrize(
+    ("type_name", "catch"),
+    [("UnicodeDecodeError", ValueError), ("ExceptionGroup", Exception), ("UnicodeEncodeError", UnicodeError)],
+)
+def test_exceptions_that_need_several_arguments_are_rebuilt(type_name, catch):
+    error = submission_exception(type_name, type_name, "it went wrong", "")
+    assert isinstance(error, RaisedBySubmission) and isinstance(error, catch)
+    assert "it went wrong" in str(error)
+
+
+def test_reported_durations_are_capped_so_sums_stay_finite():
+    huge = {"compile_seconds": 1.7e308, "staging_seconds": float("inf"), "seconds": -1.0}
+    events = JaxEvents.from_wire(huge)
+    assert events == JaxEvents()
+    total = sum([JaxEvents.from_wire({"compile_seconds": 1e6})] * 1000, JaxEvents())
+    assert total.compile_seconds == 1e9
+
+
+def test_malformed_stage_records_are_dropped():
+    good = {"stage": "call", "id": 3, "source": 2, "signature": [[[2], "float32"]], "inputs": [True], "returned": True}
+    bad = [
+        {**good, "stage": "forge"},
+        {**good, "signature": [[[-1], "float32"]]},
+        {**good, "inputs": ["yes"]},
+        {**good, "returned": 1},
+        {**good, "signature": [[[2], "x" * 40]]},
+    ]
+    events = JaxEvents.from_wire({"stages": [good, *bad]})
+    assert events.stages == (StageRecord("call", 3, 2, (((2,), "float32"),), (True,), True),)
