@@ -421,3 +421,21 @@ def test_a_queued_submission_whose_worker_died_after_taking_its_task_is_queued_a
     assert (submission.status, submission.attempt) == ("queued", 2)
     assert DBTaskResult.objects.get(id=old_task).status == TaskResultStatus.FAILED
     assert task_of(submission).args_kwargs["args"] == [submission.pk, 2]
+
+
+HOSTILE_TEXT = "\\x1b[2J\\ud800\\u202e"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hostile_text_in_a_report_is_shown_escaped_not_as_a_server_error(client, catalog, student, sandboxes):
+    code = f"print({HOSTILE_TEXT!r})\ndef aot_compiled_sum(x):\n    raise ValueError({HOSTILE_TEXT!r})\n"
+
+    submission = grade(student, Submission.Kind.SUBMIT, code)
+
+    assert (submission.status, submission.verdict) == ("graded", "runtime_error")
+    client.force_login(student)
+    page = client.get(reverse("submissions:detail", args=[submission.pk]))
+    status = client.get(reverse("submissions:status", args=[submission.pk]))
+    assert page.status_code == status.status_code == 200
+    text = page.content.decode()
+    assert "\\x1b[2J\\ud800\\u202e" in text and "\x1b" not in text
