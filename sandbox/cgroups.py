@@ -4,7 +4,9 @@ bubblewrap sets no resource limits of its own. Where this process may create cgr
 or a delegated subtree), each sandbox gets its own memory and pids group; the kernel then
 kills the sandbox when it outgrows its memory (the OOM kill is counted, which is how the
 verdict ``memory_limit_exceeded`` is told apart from a crash) and refuses forks beyond the
-process limit. Both cgroup v1 (separate memory and pids hierarchies) and v2 are handled.
+process limit. The CPU time the sandbox used is read from the group too (cpuacct in v1,
+cpu.stat in v2): bwrap's processes are not all reaped by their parents, so the rusage of the
+outer process misses most of it. Both cgroup v1 (separate hierarchies) and v2 are handled.
 Where neither is writable, ``SandboxCgroup.create`` returns None and the backend falls back
 to rlimits.
 """
@@ -36,6 +38,7 @@ class SandboxCgroup:
     memory_dir: Path
     pids_dir: Path
     version: int
+    cpu_dir: Path | None = None
 
     @classmethod
     def create(cls, *, memory_bytes: int, max_pids: int) -> SandboxCgroup | None:
@@ -46,6 +49,9 @@ class SandboxCgroup:
                 group = cls(CGROUP_ROOT / "memory" / PARENT_NAME / name, CGROUP_ROOT / "pids" / PARENT_NAME / name, 1)
                 group.memory_dir.mkdir(parents=True)
                 group.pids_dir.mkdir(parents=True)
+                if (CGROUP_ROOT / "cpuacct" / "cpuacct.usage").exists():
+                    group.cpu_dir = CGROUP_ROOT / "cpuacct" / PARENT_NAME / name
+                    group.cpu_dir.mkdir(parents=True)
                 (group.memory_dir / "memory.limit_in_bytes").write_text(str(memory_bytes))
                 swap_limit = group.memory_dir / "memory.memsw.limit_in_bytes"
                 if swap_limit.exists():
@@ -60,7 +66,7 @@ class SandboxCgroup:
                 (parent / "cgroup.subtree_control").write_text("+memory +pids")
                 directory = parent / name
                 directory.mkdir()
-                group = cls(directory, directory, 2)
+                group = cls(directory, directory, 2, directory)
                 (directory / "memory.max").write_text(str(memory_bytes))
                 (directory / "memory.swap.max").write_text("0")
                 (directory / "pids.max").write_text(str(max_pids))
@@ -82,7 +88,8 @@ class SandboxCgroup:
 
     def enter_prefix(self) -> list[str]:
         """A command prefix that runs the rest of the command inside this cgroup."""
-        procs = {str(self.memory_dir / "cgroup.procs"), str(self.pids_dir / "cgroup.procs")}
+        directories = {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set())
+        procs = {str(directory / "cgroup.procs") for directory in directories}
         return ["/bin/sh", "-c", ENTER_CGROUPS, "enter-cgroups", *sorted(procs), "--"]
 
     def oom_killed(self) -> bool:
@@ -96,9 +103,18 @@ class SandboxCgroup:
             return int(_read(self.memory_dir / name) or 0)
         return 0
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by every process that ran in the sandbox; None where it is not counted."""
+        if self.cpu_dir is None:
+            return None
+        if self.version == 1:
+            usage = _read(self.cpu_dir / "cpuacct.usage").strip()
+            return int(usage) / 1e9 if usage.isdigit() else None
+        return _counter(_read(self.cpu_dir / "cpu.stat"), "usage_usec") / 1e6
+
     def remove(self) -> None:
         """Kill whatever is left in the groups and delete them."""
-        for directory in {self.memory_dir, self.pids_dir}:
+        for directory in {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set()):
             for _ in range(50):
                 pids = [int(p) for p in _read(directory / "cgroup.procs").split()]
                 for pid in pids:

@@ -156,6 +156,7 @@ class SandboxSession:
         self._stderr_thread.join(timeout=1)
         if not self._closed:
             if self.cgroup is not None:
+                self.cpu_seconds = max(self.cpu_seconds, self.cgroup.cpu_seconds() or 0.0)
                 self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
                 self._oom_killed = self.cgroup.oom_killed()
                 self.cgroup.remove()
@@ -256,11 +257,18 @@ class SandboxSession:
             return SandboxMemoryExceeded(
                 f"your code used more than {self.limits.memory_bytes // 2**20} MiB of memory and was stopped"
             )
-        # The kernel sends SIGXCPU at the soft CPU limit and SIGKILL at the hard one; bwrap
-        # reports a child killed by a signal as 128 + the signal.
-        if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU) or self.cpu_seconds >= self.limits.cpu_seconds:
+        # The kernel sends SIGXCPU at the soft CPU limit and SIGKILL at the hard one. The signal
+        # alone proves nothing (a submission can send itself SIGXCPU): the CPU time the sandbox
+        # really used, from the rusage of its processes, decides.
+        if self.cpu_seconds >= self.limits.cpu_seconds:
             return SandboxTimeout(f"your code used more than {self.limits.cpu_seconds} s of CPU time and was stopped")
-        how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+        if code is not None and code > 128:
+            code = -(code - 128)  # bwrap reports a child killed by a signal as 128 + the signal
+        how = (
+            f"was killed by signal {-code} ({_signal_name(-code)})"
+            if code is not None and code < 0
+            else f"exited with status {code}"
+        )
         return SandboxCrashed(f"the submission's process {how} before answering")
 
     def _drain_stderr(self) -> None:
@@ -277,3 +285,10 @@ class SandboxSession:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.process.pid, signal.SIGKILL)
         self.process.stderr.close()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown"

@@ -60,6 +60,7 @@ CANARY_CASES: dict[str, tuple[str, Verdict]] = {
     "sys_exit_in_call": ("import sys\ndef answer():\n    sys.exit(0)\n", RE),
     "os_exit_in_call": ("import os\ndef answer():\n    os._exit(0)\n", RE),
     "self_kill": ("import os, signal\ndef answer():\n    os.kill(os.getpid(), signal.SIGKILL)\n", RE),
+    "self_sent_sigxcpu": ("import os, signal\ndef answer():\n    os.kill(os.getpid(), signal.SIGXCPU)\n", RE),
     "kill_every_process": ("import os, signal\ndef answer():\n    os.kill(-1, signal.SIGKILL)\n", RE),
     "ctypes_segfault": ("import ctypes\ndef answer():\n    ctypes.string_at(0)\n", RE),
     "ctypes_libc_exit": ("import ctypes\ndef answer():\n    ctypes.CDLL(None).exit(0)\n", RE),

@@ -1,6 +1,7 @@
 """The bwrap sandbox, tried for real: what a submission can reach and how it is stopped."""
 
 import os
+import signal
 import textwrap
 import time
 
@@ -256,3 +257,18 @@ def test_the_wall_clock_starts_when_the_sandbox_is_ready():
         time.sleep(3.5)  # longer than the wall limit, but spent before any submission ran
         session.request("load", source="x = 1\n", filename="s.py")
         assert session.alive
+
+
+def test_a_real_cpu_limit_breach_is_a_time_limit_told_by_the_cpu_used():
+    # The CPU limit counts from the sandbox's start (importing JAX takes a second or two of it).
+    limits = SandboxLimits(cpu_seconds=4, wall_seconds=60, call_seconds=60)
+    with pytest.raises(SandboxTimeout, match="4 s of CPU time"):
+        run_in_sandbox("def probe():\n    while True:\n        pass\n", "probe", limits=limits)
+
+
+def test_a_self_sent_sigxcpu_is_a_crash_not_a_time_limit():
+    source = "import os, signal\ndef probe():\n    os.kill(os.getpid(), signal.SIGXCPU)\n"
+    started = time.monotonic()
+    with pytest.raises(SandboxCrashed, match=f"killed by signal {int(signal.SIGXCPU)}"):
+        run_in_sandbox(source, "probe")
+    assert time.monotonic() - started < 30
