@@ -58,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
     from grader.problem import ProblemError, ReferenceSolutionError, load_problem
+    from grader.seeding import GradingSecretError
     from grader.source import SubmissionInputError
 
     try:
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ACCEPTED if validate_problems(args.problems, backend_name=args.backend) else EXIT_NOT_ACCEPTED
         print(load_problem(args.problem).student_markdown(), end="")
         return EXIT_ACCEPTED
-    except (ProblemError, SubmissionInputError, BackendUnavailable, ReferenceSolutionError) as exc:
+    except (ProblemError, SubmissionInputError, BackendUnavailable, ReferenceSolutionError, GradingSecretError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

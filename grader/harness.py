@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import hypothesis
@@ -27,6 +27,7 @@ from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import load_reference
 from grader.report import Report
+from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
 from sandbox.backends import Backend, SandboxLimits, get_backend
@@ -96,7 +97,14 @@ def _grade_in_session(
         verdict, message = explain_failure(exc)
         report.verdict, report.message = verdict, f"while loading your code: {message}"
         return
-    plugin = run_tests(problem, proxy, reference, include_hidden=include_hidden)
+    secret = grading_secret()
+    plugin = run_tests(
+        problem,
+        proxy,
+        reference,
+        include_hidden=include_hidden,
+        example_seed=lambda test: example_seed(secret, problem.slug, source.text, test),
+    )
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
     report.sandbox["staging_seconds"] = round(totals.staging_seconds, 4)
@@ -130,10 +138,18 @@ def _score(problem: Problem, report: Report) -> None:
 
 
 def run_tests(
-    problem: Problem, proxy: SubmissionProxy, reference: types.ModuleType, *, include_hidden: bool
+    problem: Problem,
+    proxy: SubmissionProxy,
+    reference: types.ModuleType,
+    *,
+    include_hidden: bool,
+    example_seed: Callable[[str], int] | None = None,
 ) -> GradingPlugin:
-    """Run the problem's tests with pytest in this process; the plugin holds the results."""
-    plugin = GradingPlugin(proxy, reference)
+    """Run the problem's tests with pytest in this process; the plugin holds the results.
+
+    ``example_seed`` gives each property test's seed by its name (derandomised without one).
+    """
+    plugin = GradingPlugin(proxy, reference, example_seed=example_seed)
     with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
         folder = Path(directory)
         (folder / "pytest.ini").write_text("[pytest]\n")
@@ -176,9 +192,16 @@ def _write(path: Path, text: str) -> str:
     return str(path)
 
 
+# How long hypothesis may shrink one failing test's example. Students mostly submit wrong
+# answers, and shrinking calls the submission on many new shapes, each of which compiles: left
+# alone it made a wrong answer five times slower than a right one. The best example found in
+# this time is the one reported.
+SHRINK_SECONDS_PER_TEST = 0.25
+
+
 @contextlib.contextmanager
 def _hypothesis_profile(problem: Problem) -> Iterator[None]:
-    """Deterministic grading: the same submission always meets the same examples."""
+    """Deterministic grading per source (see ``grader.seeding``), with bounded shrinking."""
     hypothesis.settings.register_profile(
         "jaxjudge-grading",
         max_examples=problem.max_examples,
@@ -188,10 +211,33 @@ def _hypothesis_profile(problem: Problem) -> Iterator[None]:
         print_blob=False,
         report_multiple_bugs=False,
         suppress_health_check=list(hypothesis.HealthCheck),
+        # No explain phase: it calls the submission again on variations of the failing
+        # example to say which parts mattered, which costs as much as shrinking.
+        phases=[phase for phase in hypothesis.Phase if phase != hypothesis.Phase.explain],
     )
     previous = hypothesis.settings.get_current_profile_name()
     hypothesis.settings.load_profile("jaxjudge-grading")
     try:
-        yield
+        with shrinking_bounded_to(SHRINK_SECONDS_PER_TEST):
+            yield
     finally:
         hypothesis.settings.load_profile(previous)
+
+
+@contextlib.contextmanager
+def shrinking_bounded_to(seconds: float) -> Iterator[None]:
+    """Stop shrinking a failing example after ``seconds``, keeping the smallest found so far.
+
+    Hypothesis has no public setting for this; its engine stops shrinking after the module
+    constant ``MAX_SHRINKING_SECONDS`` (five minutes). This is the one place that relies on it,
+    and ``tests/grader/test_harness.py`` proves the bound holds, so an upgrade that moves the
+    constant fails a test rather than silently slowing every wrong answer down.
+    """
+    from hypothesis.internal.conjecture import engine
+
+    previous = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = previous

@@ -7,7 +7,7 @@ into a ``TestResult`` with a message for the student and the verdict its failure
 from __future__ import annotations
 
 import types
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import pytest
 
@@ -46,15 +46,32 @@ class GradingPlugin:
     This module's fixtures find the run's submission and reference through it.
     """
 
-    def __init__(self, submission: SubmissionProxy, reference: types.ModuleType) -> None:
+    def __init__(
+        self,
+        submission: SubmissionProxy,
+        reference: types.ModuleType,
+        *,
+        example_seed: Callable[[str], int] | None = None,
+    ) -> None:
         self._submission = submission
         self._reference = reference
+        self._example_seed = example_seed
         self.results: list[TestResult] = []
         self.collection_errors: list[str] = []
 
     def pytest_configure(self, config: pytest.Config) -> None:
         config.addinivalue_line("markers", "points(weight): the test's share of the problem's points")
         config.stash[RUN] = self
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """Seed every property test for this submission (see ``grader.seeding``)."""
+        if self._example_seed is None:
+            return
+        for item in items:
+            function = getattr(item, "obj", None)
+            if getattr(function, "is_hypothesis_test", False):
+                # What hypothesis's @seed decorator sets; it takes precedence over derandomize.
+                function._hypothesis_internal_use_seed = self._example_seed(f"{item.path.name}::{item.name}")  # type: ignore[union-attr]
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

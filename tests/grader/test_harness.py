@@ -1,8 +1,12 @@
 """The harness end to end on throwaway problems: scoring, determinism, instructor mistakes."""
 
-import pytest
+import time
 
-from grader.harness import grade_submission
+import hypothesis
+import pytest
+from hypothesis import strategies as st
+
+from grader.harness import grade_submission, shrinking_bounded_to
 from grader.problem import ReferenceSolutionError, load_problem
 from grader.source import SubmissionSource
 from sandbox.backends import BwrapBackend
@@ -90,3 +94,81 @@ def test_a_missing_reference_is_an_instructors_error(make_problem, problem_root)
     (problem_root / "solutions" / "orphan" / "reference.py").unlink()
     with pytest.raises(ReferenceSolutionError, match="no reference solution"):
         grade(load_problem("orphan"), "def answer():\n    return 1\n")
+
+
+RECORDING_HIDDEN = """
+import os
+
+from hypothesis import given
+
+from grader import arrays
+
+
+@given(x=arrays(dtypes=("int32",), max_side=6))
+def test_records_its_examples(submission, x):
+    with open(os.environ["EXAMPLES_LOG"], "a") as log:
+        log.write(repr(x.tolist()) + "\\n")
+    assert submission.double(x) is not None
+"""
+
+
+@pytest.fixture
+def recording(make_problem, tmp_path, monkeypatch):
+    log = tmp_path / "examples.log"
+    monkeypatch.setenv("EXAMPLES_LOG", str(log))
+    monkeypatch.setenv("JAXJUDGE_GRADING_SECRET", "a-deployment-secret-1")
+    make_problem("recording", hidden_tests=RECORDING_HIDDEN, reference=REFERENCE, entry_points=["double"])
+    problem = load_problem("recording")
+
+    def examples_met(code):
+        log.write_text("")
+        assert grade(problem, code).verdict == "accepted"
+        return log.read_text().splitlines()
+
+    return examples_met
+
+
+def test_a_source_meets_the_same_examples_on_every_grading(recording):
+    first = recording(REFERENCE)
+    assert len(first) == 5 and first == recording(REFERENCE)
+
+
+def test_any_change_to_the_source_meets_new_examples(recording):
+    assert recording(REFERENCE) != recording(REFERENCE + "# resubmitted\n")
+
+
+def test_another_deployment_secret_meets_new_examples(recording, monkeypatch):
+    first = recording(REFERENCE)
+    monkeypatch.setenv("JAXJUDGE_GRADING_SECRET", "another-deployment-secret")
+    assert recording(REFERENCE) != first
+
+
+def property_that_always_fails(calls: list[int], seconds_per_call: float):
+    @hypothesis.settings(max_examples=5, database=None, derandomize=True, deadline=None)
+    @hypothesis.given(st.lists(st.floats(-1000, 1000), min_size=1, max_size=8), st.integers(0, 2**30))
+    def always_fails(values, n):
+        calls.append(n)
+        time.sleep(seconds_per_call)
+        raise AssertionError("wrong")
+
+    return always_fails
+
+
+def test_shrinking_stops_after_its_time_bound():
+    calls: list[int] = []
+    started = time.perf_counter()
+    with shrinking_bounded_to(0.25), pytest.raises(AssertionError):
+        property_that_always_fails(calls, 0.02)()
+    elapsed = time.perf_counter() - started
+    # A failing call, 0.25 s of shrinking at 0.02 s a call, then the failing example once more.
+    assert elapsed < 2.0 and len(calls) < 40, (elapsed, len(calls))
+    assert calls[-1] < max(calls), "the failing example was not shrunk at all"
+
+
+def test_unbounded_shrinking_calls_the_test_far_more_often():
+    # The control for the test above: without the bound, the same property is shrunk with
+    # hundreds of calls (at 0.02 s a call, seconds; at a compile a call, much longer).
+    calls: list[int] = []
+    with pytest.raises(AssertionError):
+        property_that_always_fails(calls, 0.0)()
+    assert len(calls) >= 200
