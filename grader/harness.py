@@ -82,6 +82,7 @@ def grade_submission(
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
+        report.hidden_output = session.hidden_output
         report.sandbox = {**session.info, **report.sandbox}
     report.duration_s = time.perf_counter() - started
     return report

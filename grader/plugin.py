@@ -56,6 +56,7 @@ class GradingPlugin:
         self._submission = submission
         self._reference = reference
         self._example_seed = example_seed
+        self._hidden_started = False
         self.results: list[TestResult] = []
         self.collection_errors: list[str] = []
 
@@ -72,6 +73,12 @@ class GradingPlugin:
             if getattr(function, "is_hypothesis_test", False):
                 # What hypothesis's @seed decorator sets; it takes precedence over derandomize.
                 function._hypothesis_internal_use_seed = self._example_seed(f"{item.path.name}::{item.name}")  # type: ignore[union-attr]
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        # Before a hidden test can send the submission anything, its output stops being shown.
+        if item.path.name == HIDDEN_TESTS_FILE and not self._hidden_started:
+            self._hidden_started = True
+            self._submission.start_hidden_output()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

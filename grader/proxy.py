@@ -348,6 +348,10 @@ class SubmissionProxy:
     def __repr__(self) -> str:
         return "submission"
 
+    def start_hidden_output(self) -> None:
+        """What the submission prints from now on is kept from the student (hidden tests run)."""
+        self._session.start_hidden_output()
+
     @property
     def last_call(self) -> CallRecord:
         if not self.calls:

@@ -49,7 +49,8 @@ class Report:
     tests: list[TestResult] = field(default_factory=list)
     duration_s: float = 0.0
     message: str = ""
-    output: str = ""
+    output: str = ""  # printed while loading and during visible tests: the student sees it
+    hidden_output: str = ""  # printed while hidden tests ran: for staff only
     sandbox: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -67,6 +68,7 @@ class Report:
             "tests": [test.to_dict() for test in self.tests],
             "duration_s": round(self.duration_s, 4),
             "output": self.output,
+            "hidden_output": self.hidden_output,
             "sandbox": dict(self.sandbox),
         }
 

@@ -7,10 +7,13 @@ strictly, and a sandbox that stops answering in time is killed with every proces
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import signal
+import struct
 import subprocess
+import termios
 import threading
 import time
 import uuid
@@ -61,8 +64,14 @@ class SandboxSession:
         self.limits = limits or SandboxLimits()
         self.started_at = time.monotonic()
         self.info: dict[str, Any] = {"backend": backend.name, "isolated": backend.isolated}
+        # What the submission prints, kept in two parts: before ``start_hidden_output`` (shown
+        # to the student) and after it (printed while hidden tests ran: staff only).
         self._stderr = bytearray()
+        self._hidden_stderr = bytearray()
         self._stderr_total = 0
+        self._hidden_total = 0
+        self._printing_hidden = False
+        self._output_lock = threading.Lock()
         self.killed_for_time = False
         self.killed_for_output = False
         self.sandbox_id = f"jaxjudge-{uuid.uuid4().hex[:16]}"
@@ -179,12 +188,39 @@ class SandboxSession:
 
     @property
     def output(self) -> str:
-        """What the submission printed (stdout and stderr), capped at ``output_bytes``, as printable text."""
+        """What the submission printed (stdout and stderr) before hidden tests ran, as printable text.
+
+        Capped at ``output_bytes``.
+        """
         return protocol.printable(self._stderr.decode("utf-8", errors="replace"))
 
     @property
     def output_truncated(self) -> bool:
-        return self._stderr_total > len(self._stderr)
+        return self._stderr_total - self._hidden_total > len(self._stderr)
+
+    @property
+    def hidden_output(self) -> str:
+        """What the submission printed from ``start_hidden_output`` on, capped likewise."""
+        return protocol.printable(self._hidden_stderr.decode("utf-8", errors="replace"))
+
+    def start_hidden_output(self) -> None:
+        """From now on, what the submission prints is hidden output, kept apart for staff.
+
+        Called before the first hidden test sends anything, so nothing printed for a hidden
+        test can be counted as visible. Output of the visible tests still in the pipe is
+        waited for briefly; what arrives later is counted as hidden, never the other way.
+        """
+        assert self.process.stderr is not None
+        try:
+            raw = fcntl.ioctl(self.process.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
+            pending = struct.unpack("i", raw)[0]
+        except OSError:
+            pending = 0
+        target, deadline = self._stderr_total + pending, time.monotonic() + 0.2
+        while self._stderr_total < target and time.monotonic() < deadline and self._stderr_thread.is_alive():
+            time.sleep(0.002)
+        with self._output_lock:
+            self._printing_hidden = True
 
     # -- the channel -------------------------------------------------------------------------
 
@@ -276,10 +312,14 @@ class SandboxSession:
         fd = self.process.stderr.fileno()
         # Keep reading past the cap so that a chatty submission never blocks on a full pipe.
         for chunk in iter(lambda: os.read(fd, 65536), b""):
-            self._stderr_total += len(chunk)
-            room = self.limits.output_bytes - len(self._stderr)
-            if room > 0:
-                self._stderr += chunk[:room]
+            with self._output_lock:
+                self._stderr_total += len(chunk)
+                if self._printing_hidden:
+                    self._hidden_total += len(chunk)
+                kept = self._hidden_stderr if self._printing_hidden else self._stderr
+                room = self.limits.output_bytes - len(kept)
+                if room > 0:
+                    kept += chunk[:room]
             if self._stderr_total > self.limits.output_limit_bytes and not self.killed_for_output:
                 self.killed_for_output = True
                 with contextlib.suppress(ProcessLookupError):

@@ -172,3 +172,19 @@ def test_unbounded_shrinking_calls_the_test_far_more_often():
     with pytest.raises(AssertionError):
         property_that_always_fails(calls, 0.0)()
     assert len(calls) >= 200
+
+
+def test_output_printed_during_hidden_tests_is_kept_from_the_student(doubling):
+    code = "import sys\nprint('loading')\n\ndef double(x):\n    print('called with', x.shape)\n    return x * 2\n"
+    report = grade(doubling, code)
+    assert report.verdict == "accepted"
+    # The visible test makes one call; the hidden ones make six (five examples and a fixed case).
+    assert "loading" in report.output and report.output.count("called with") == 1
+    assert report.hidden_output.count("called with") >= 6 and "loading" not in report.hidden_output
+    assert report.to_dict()["hidden_output"] == report.hidden_output
+
+
+def test_a_run_of_the_visible_tests_has_no_hidden_output(doubling):
+    code = "def double(x):\n    print('called')\n    return x * 2\n"
+    report = grade(doubling, code, include_hidden=False)
+    assert report.output.count("called") == 1 and report.hidden_output == ""

@@ -439,3 +439,27 @@ def test_hostile_text_in_a_report_is_shown_escaped_not_as_a_server_error(client,
     assert page.status_code == status.status_code == 200
     text = page.content.decode()
     assert "\\x1b[2J\\ud800\\u202e" in text and "\x1b" not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_output_of_hidden_tests_is_shown_to_staff_only(client, catalog, student, django_user_model, sandboxes):
+    code = (
+        "import jax\nprint('VISIBLE-MARK')\n\n"
+        "def aot_compiled_sum(x):\n    print('CALLED-ON', x.shape)\n"
+        "    return jax.jit(jax.numpy.sum).lower(x).compile()(x)\n"
+    )
+    submission = grade(student, Submission.Kind.SUBMIT, code)
+    assert submission.verdict == "accepted"
+    assert submission.report is not None and "CALLED-ON (1031,)" in submission.report["hidden_output"]
+    pages = [reverse("submissions:detail", args=[submission.pk]), reverse("submissions:status", args=[submission.pk])]
+
+    client.force_login(student)
+    for url in pages:
+        text = client.get(url).content.decode()
+        assert "VISIBLE-MARK" in text and "CALLED-ON (5,)" in text  # printed by a visible test
+        assert "(1031,)" not in text and "hidden-output" not in text  # the hidden test's own length
+
+    client.force_login(django_user_model.objects.create_user("root", password="a-long-password-3", is_staff=True))
+    for url in pages:
+        text = client.get(url).content.decode()
+        assert "CALLED-ON (1031,)" in text and "hidden-output" in text

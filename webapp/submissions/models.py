@@ -61,9 +61,14 @@ class Submission(models.Model):
     def accepted(self) -> bool:
         return self.status == self.Status.GRADED and self.verdict == "accepted"
 
-    def to_json(self) -> dict[str, Any]:
-        """What the owner's page shows, live: the state, then every test's outcome."""
+    def to_json(self, *, for_staff: bool = False) -> dict[str, Any]:
+        """What the owner's page shows, live: the state, then every test's outcome.
+
+        What the submission printed while hidden tests ran would tell the student their inputs:
+        only staff see it.
+        """
         report = self.report or {}
+        staff_only = {"hidden_output": report.get("hidden_output", "")} if for_staff else {}
         return {
             "id": self.pk,
             "kind": self.kind,
@@ -77,6 +82,7 @@ class Submission(models.Model):
             "output": report.get("output", ""),
             "duration_s": report.get("duration_s"),
             "created_at": self.created_at.isoformat(),
+            **staff_only,
         }
 
 

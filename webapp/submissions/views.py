@@ -133,12 +133,12 @@ def own_submission(request: SignedInRequest, pk: int) -> Submission:
 @login_required
 @require_GET
 def status(request: SignedInRequest, pk: int) -> JsonResponse:
-    return JsonResponse(live_state(own_submission(request, pk)))
+    return JsonResponse(live_state(own_submission(request, pk), for_staff=request.user.is_staff))
 
 
-def live_state(submission: Submission) -> dict[str, Any]:
+def live_state(submission: Submission, *, for_staff: bool = False) -> dict[str, Any]:
     """The status as data, and as the same HTML the submission page shows (the page script swaps it in)."""
-    state = submission.to_json()
+    state = submission.to_json(for_staff=for_staff)
     return {**state, "html": render_to_string("submissions/_result.html", {"result": state})}
 
 
@@ -146,7 +146,8 @@ def live_state(submission: Submission) -> dict[str, Any]:
 @require_GET
 def detail(request: SignedInRequest, pk: int) -> HttpResponse:
     submission = own_submission(request, pk)
-    return render(request, "submissions/detail.html", {"submission": submission, "result": submission.to_json()})
+    result = submission.to_json(for_staff=request.user.is_staff)
+    return render(request, "submissions/detail.html", {"submission": submission, "result": result})
 
 
 @login_required
