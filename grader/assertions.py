@@ -9,10 +9,12 @@ import jax
 import numpy as np
 
 from grader.proxy import RaisedBySubmission, RemoteHandle, SubmissionProxy, WideJaxArray, describe_signature
+from sandbox import protocol
 
 # (rtol, atol) by dtype; integers and booleans must match exactly.
 TOLERANCES = {
     np.dtype("float16"): (1e-2, 1e-2),
+    protocol.EXTENDED_DTYPES["bfloat16"]: (1.6e-2, 1e-2),  # 8 bits of precision: two units in the last place
     np.dtype("float32"): (1e-5, 1e-5),
     np.dtype("float64"): (1e-12, 1e-12),
     np.dtype("complex64"): (1e-5, 1e-5),
@@ -71,12 +73,15 @@ def assert_same_array(
         raise AssertionError(f"{what} has shape {actual_array.shape}, but shape {expected_array.shape} was expected")
     if actual_array.dtype != expected_array.dtype:
         raise AssertionError(f"{what} has dtype {actual_array.dtype}, but dtype {expected_array.dtype} was expected")
+    default_rtol, default_atol = TOLERANCES.get(actual_array.dtype, (0.0, 0.0))
+    if protocol.extended_dtype_name(actual_array.dtype) is not None:
+        # Compared in float64, which holds every value of these small types exactly.
+        actual_array, expected_array = actual_array.astype(np.float64), expected_array.astype(np.float64)
     if actual_array.dtype.kind in "fc":
         bad = ~np.isfinite(actual_array) & np.isfinite(expected_array)
         if bad.any():
             index = tuple(int(i) for i in np.argwhere(bad)[0])
             raise AssertionError(f"{what} is {actual_array[index]} at index {index}, where a finite value was expected")
-    default_rtol, default_atol = TOLERANCES.get(actual_array.dtype, (0.0, 0.0))
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     close = np.isclose(actual_array, expected_array, rtol=rtol, atol=atol, equal_nan=True)

@@ -20,6 +20,7 @@ import numpy as np
 
 from grader.problem import Problem, ReferenceSolutionError
 from grader.proxy import PortableFunction
+from sandbox import protocol
 
 MAX_CACHED_RESULTS = 20_000
 _expected: dict[Hashable, Any] = {}
@@ -75,9 +76,9 @@ def input_key(value: Any) -> Hashable | None:
     if isinstance(value, jax.Array) and not isinstance(value, jax.core.Tracer):
         array = np.asarray(value)
         return ("jax", str(array.dtype), array.shape, bool(value.weak_type), array.tobytes())
-    if type(value) is np.ndarray and value.dtype.kind in "biufc":
+    if type(value) is np.ndarray and protocol.can_cross(value.dtype):
         return ("numpy", str(value.dtype), value.shape, value.tobytes())
-    if isinstance(value, np.generic) and np.dtype(type(value)).kind in "biufc":
+    if isinstance(value, np.generic) and protocol.can_cross(np.dtype(type(value))):
         return ("numpy-scalar", type(value).__name__, value.tobytes())
     if isinstance(value, PortableFunction):
         return ("function", value.name, value.source)

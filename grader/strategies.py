@@ -11,17 +11,35 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from grader.proxy import PortableFunction
+from sandbox import protocol
 
-# Dtypes JAX holds natively with 64-bit mode off (the default, as on the sandbox side).
-DEFAULT_DTYPES = ("float32", "float16", "int32", "int16", "int8", "uint8", "uint32", "bool")
-FLOAT_DTYPES = ("float32", "float16")
+# Dtypes JAX holds natively with 64-bit mode off (the default, as on the sandbox side),
+# bfloat16 included: the most used dtype in machine learning.
+DEFAULT_DTYPES = ("float32", "float16", "bfloat16", "int32", "int16", "int8", "uint8", "uint32", "bool")
+FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 INT_DTYPES = ("int32", "int16", "int8", "uint8", "uint32")
 
-# Element bounds keep sums and products of a few dozen elements finite in every dtype.
-_FLOAT_BOUNDS = {"float16": 8.0, "float32": 1000.0}
+# Element bounds keep sums and products of a few dozen elements finite in every dtype (and,
+# for the 16-bit floats, their rounding errors small).
+_FLOAT_BOUNDS = {"float16": 8.0, "bfloat16": 8.0, "float32": 1000.0}
 
 
-def _elements(dtype: np.dtype) -> st.SearchStrategy[Any]:
+def _dtype(name: str) -> np.dtype[Any]:
+    return protocol.EXTENDED_DTYPES.get(name) or np.dtype(name)
+
+
+def _array_strategy(dtype: np.dtype[Any], shapes: st.SearchStrategy[tuple[int, ...]]) -> st.SearchStrategy[Any]:
+    extended = protocol.extended_dtype_name(dtype)
+    if extended is None:
+        return hnp.arrays(dtype, shapes, elements=_elements(dtype))
+    # hypothesis cannot draw ml_dtypes arrays: draw float32 values within the bounds, then round
+    # them to the dtype (every example is exactly representable in it).
+    bound = _FLOAT_BOUNDS.get(extended, 8.0)
+    elements = st.floats(-bound, bound, allow_nan=False, allow_subnormal=False, width=32)
+    return hnp.arrays(np.float32, shapes, elements=elements).map(lambda array: array.astype(dtype))
+
+
+def _elements(dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
     if dtype.kind == "f":
         bound = _FLOAT_BOUNDS.get(dtype.name, 1000.0)
         width: Literal[16, 32, 64] = 16 if dtype.itemsize == 2 else 32 if dtype.itemsize == 4 else 64
@@ -49,7 +67,7 @@ def arrays(
         else hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
     )
     # One strategy per dtype, built once: cheaper per example than building one per draw.
-    per_dtype = [hnp.arrays(np.dtype(name), shapes, elements=_elements(np.dtype(name))) for name in dtypes]
+    per_dtype = [_array_strategy(_dtype(name), shapes) for name in dtypes]
     return st.one_of(per_dtype).map(jax.device_put)
 
 
@@ -59,7 +77,7 @@ def shapes_other_than(shape: tuple[int, ...], *, max_side: int = 32) -> st.Searc
 
 
 def dtypes_other_than(dtype: Any, *, choices: tuple[str, ...] = DEFAULT_DTYPES) -> st.SearchStrategy[str]:
-    return st.sampled_from([name for name in choices if np.dtype(name) != np.dtype(dtype)])
+    return st.sampled_from([name for name in choices if _dtype(name) != np.dtype(dtype)])
 
 
 # The pool jnp programs are built from: a template applied to the current value (and, for

@@ -7,7 +7,9 @@ plain JSON or a tagged object ``{"$": tag, ...}``:
 
 - ``array``: an ``.npy`` buffer (read with ``allow_pickle=False``) and the kind of object
   it came from (``jax``, ``numpy`` or ``numpy-scalar``), so a test can tell a NumPy result
-  from a JAX one;
+  from a JAX one. The ``ml_dtypes`` types JAX computes with (``bfloat16``, the float8 and
+  small-integer types), which ``.npy`` cannot describe, travel as the raw bits of the
+  unsigned integer type of their size, with ``dtype`` naming the type;
 - ``tuple``, ``dict`` (string keys only), ``float`` (for NaN and the infinities);
 - ``handle``: an object that stays in the sandbox, named by id, its kind (told by the
   runtime from the real JAX classes) and its type's name (for messages only);
@@ -30,6 +32,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 FRAME = struct.Struct(">I")
@@ -43,6 +46,46 @@ MAX_STRING_CHARS = 1_000_000
 # strings, void or structured dtypes.
 ALLOWED_DTYPE_KINDS = frozenset("biufc")
 ARRAY_ORIGINS = frozenset({"jax", "numpy", "numpy-scalar"})
+# The ml_dtypes types JAX computes with, by name: they cross as the bits of the unsigned
+# integer type of their size (ml_dtypes is a dependency of JAX, so both sides have it).
+EXTENDED_DTYPES: dict[str, np.dtype[Any]] = {
+    name: np.dtype(getattr(ml_dtypes, name))
+    for name in (
+        "bfloat16",
+        "float4_e2m1fn",
+        "float8_e3m4",
+        "float8_e4m3",
+        "float8_e4m3b11fnuz",
+        "float8_e4m3fn",
+        "float8_e4m3fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+        "float8_e8m0fnu",
+        "int1",
+        "int2",
+        "int4",
+        "uint1",
+        "uint2",
+        "uint4",
+    )
+    if hasattr(ml_dtypes, name)
+}
+
+
+def extended_dtype_name(dtype: np.dtype[Any]) -> str | None:
+    """The name of ``dtype`` among ``EXTENDED_DTYPES``, or None."""
+    for name, extended in EXTENDED_DTYPES.items():
+        if dtype == extended:
+            return name
+    return None
+
+
+def can_cross(dtype: np.dtype[Any]) -> bool:
+    """Whether arrays of ``dtype`` may cross the channel."""
+    return extended_dtype_name(dtype) is not None or (
+        dtype.kind in ALLOWED_DTYPE_KINDS and dtype.fields is None and dtype.subdtype is None
+    )
+
 
 # -- the vocabulary -------------------------------------------------------------------------
 
@@ -223,10 +266,14 @@ def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
             raise ProtocolError("only dicts with string keys can cross the channel")
         return {"$": "dict", "items": [[k, _encode(v, buffers, depth + 1)] for k, v in value.items()]}
     if isinstance(value, ArrayValue):
+        array, extended = value.array, extended_dtype_name(value.array.dtype)
+        if extended is not None:
+            array = array.view(np.dtype(f"uint{8 * array.dtype.itemsize}"))
         stream = io.BytesIO()
-        np.save(stream, value.array, allow_pickle=False)
+        np.save(stream, array, allow_pickle=False)
         buffers.append(stream.getvalue())
-        return {"$": "array", "buffer": len(buffers) - 1, "origin": value.origin}
+        tag = {"$": "array", "buffer": len(buffers) - 1, "origin": value.origin}
+        return tag if extended is None else {**tag, "dtype": extended}
     if isinstance(value, HandleRef):
         return {"$": "handle", "id": value.id, "type": value.type_name, "callable": value.callable, "kind": value.kind}
     if isinstance(value, FunctionSource):
@@ -317,4 +364,11 @@ class _Decoder:
             raise ProtocolError(f"arrays of dtype {array.dtype} cannot cross the channel")
         if array.dtype.fields is not None or array.dtype.subdtype is not None:
             raise ProtocolError("structured arrays cannot cross the channel")
+        if "dtype" in value:
+            extended = EXTENDED_DTYPES.get(value["dtype"]) if type(value["dtype"]) is str else None
+            if extended is None:
+                raise ProtocolError("unknown extended dtype")
+            if array.dtype != np.dtype(f"uint{8 * extended.itemsize}"):
+                raise ProtocolError(f"an array of {value['dtype']} must travel as uint{8 * extended.itemsize}")
+            array = array.view(extended)
         return ArrayValue(array, str(origin))

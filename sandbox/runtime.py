@@ -70,7 +70,9 @@ class Runtime:
         self.jax = jax
         self.jnp = jnp
         self.array_type = type(jnp.zeros(()))
-        self.numpy_scalar_types = frozenset(np.sctypeDict.values()) - {np.object_, np.str_, np.bytes_, np.void}
+        self.numpy_scalar_types = (frozenset(np.sctypeDict.values()) - {np.object_, np.str_, np.bytes_, np.void}) | {
+            dtype.type for dtype in protocol.EXTENDED_DTYPES.values()
+        }
         # The real classes, captured before any submission runs: a kind is told by identity
         # with these, never by a name the submission could give its own class.
         self.kinds: dict[type, str] = {
@@ -274,9 +276,9 @@ class Runtime:
         kind = type(value)
         if value is None or kind in (bool, int, float, str):
             return value
-        if kind is self.array_type and np.dtype(value.dtype).kind in protocol.ALLOWED_DTYPE_KINDS:
+        if kind is self.array_type and protocol.can_cross(np.dtype(value.dtype)):
             return protocol.ArrayValue(np.asarray(self.jax.device_get(value)), "jax")
-        if kind is np.ndarray and value.dtype.kind in protocol.ALLOWED_DTYPE_KINDS:
+        if kind is np.ndarray and protocol.can_cross(value.dtype):
             return protocol.ArrayValue(value, "numpy")
         if kind in self.numpy_scalar_types:
             return protocol.ArrayValue(np.asarray(value), "numpy-scalar")

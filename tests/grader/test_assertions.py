@@ -59,3 +59,14 @@ def test_plain_values_compare_types_recursively():
 
 def test_a_jax_array_is_what_the_harness_builds_from_a_jax_result():
     assert isinstance(jax.device_put(np.ones(2, np.float32)), jax.Array)
+
+
+def test_bfloat16_values_and_dtypes_are_checked():
+    expected = jnp.asarray([1.0, 2.0, 3.0], dtype=jnp.bfloat16)
+    assert_same_array(jnp.asarray([1.0, 2.0, 3.0], dtype=jnp.bfloat16), expected)
+    with pytest.raises(AssertionError, match="differs at index"):
+        assert_same_array(jnp.asarray([1.0, 2.0, 3.5], dtype=jnp.bfloat16), expected)
+    with pytest.raises(AssertionError, match="dtype float32, but dtype bfloat16 was expected"):
+        assert_same_array(jnp.asarray([1.0, 2.0, 3.0], dtype=jnp.float32), expected)
+    with pytest.raises(AssertionError, match="where a finite value was expected"):
+        assert_same_array(jnp.asarray([1.0, jnp.nan, 3.0], dtype=jnp.bfloat16), expected)

@@ -245,3 +245,14 @@ def test_malformed_stage_records_are_dropped():
     ]
     events = JaxEvents.from_wire({"stages": [good, *bad]})
     assert events.stages == (StageRecord("call", 3, 2, (((2,), "float32"),), (True,), True),)
+
+
+def test_bfloat16_crosses_both_ways_as_jax_and_as_numpy(submission):
+    x = jnp.asarray([1.5, -2.25, 3.0], dtype=jnp.bfloat16)
+    doubled = submission.apply(PortableFunction("def f(v):\n    return v * 2\n"), x)
+    assert isinstance(doubled, jax.Array) and doubled.dtype == jnp.bfloat16
+    assert np.asarray(doubled).tobytes() == np.asarray(x * 2).tobytes()
+    as_numpy = submission.apply(PortableFunction("def f(v):\n    return np.asarray(v)\n"), x)
+    assert type(as_numpy) is np.ndarray and as_numpy.dtype == jnp.bfloat16
+    assert as_numpy.tobytes() == np.asarray(x).tobytes()
+    assert submission.last_call.inputs == (((3,), "bfloat16"),)

@@ -1,8 +1,9 @@
 import jax
+import jax.numpy as jnp
 import numpy as np
 from hypothesis import given, settings
 
-from grader.strategies import arrays, jnp_programs, shapes_other_than
+from grader.strategies import DEFAULT_DTYPES, FLOAT_DTYPES, arrays, jnp_programs, shapes_other_than
 
 
 @settings(max_examples=40, derandomize=True, database=None, deadline=None)
@@ -41,3 +42,18 @@ def test_derandomized_runs_draw_the_same_examples():
         return seen
 
     assert draws() == draws()
+
+
+def test_arrays_include_bfloat16_with_exactly_representable_values():
+    seen = []
+
+    @settings(max_examples=30, database=None, derandomize=True)
+    @given(x=arrays(dtypes=("bfloat16",), max_side=8))
+    def check(x):
+        seen.append(x)
+        assert x.dtype == jnp.bfloat16
+        assert np.all(np.isfinite(np.asarray(x, dtype=np.float32)))
+
+    check()
+    assert len(seen) == 30
+    assert "bfloat16" in DEFAULT_DTYPES and "bfloat16" in FLOAT_DTYPES

@@ -151,3 +151,43 @@ def test_non_json_constants_and_deep_nesting_are_refused():
 def test_objects_cannot_be_encoded():
     with pytest.raises(ProtocolError, match="cannot cross"):
         protocol.pack("ok", value=object())
+
+
+@pytest.mark.parametrize("name", sorted(protocol.EXTENDED_DTYPES))
+def test_extended_dtypes_cross_bit_for_bit(name):
+    dtype = protocol.EXTENDED_DTYPES[name]
+    bits = np.arange(256, dtype=np.uint8) if dtype.itemsize == 1 else np.arange(0, 65536, 97, dtype=np.uint16)
+    array = bits.view(dtype).reshape(-1, 1)  # every pattern of the type's bits: NaNs and infinities too
+    _, fields = roundtrip(value=ArrayValue(array, "jax"))
+    crossed = fields["value"].array
+    assert crossed.dtype == dtype and crossed.shape == array.shape
+    assert crossed.tobytes() == array.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("tag_dtype", "buffer_dtype", "error"),
+    [
+        ("float128", "uint16", "unknown extended dtype"),
+        (["bfloat16"], "uint16", "unknown extended dtype"),
+        ("bfloat16", "uint8", "must travel as uint16"),
+        ("bfloat16", "int16", "must travel as uint16"),
+        ("int4", "float32", "must travel as uint8"),
+    ],
+)
+def test_forged_extended_dtype_tags_are_refused(tag_dtype, buffer_dtype, error):
+    stream = io.BytesIO()
+    np.save(stream, np.zeros(3, dtype=buffer_dtype), allow_pickle=False)
+    buffer = stream.getvalue()
+    value = {"$": "array", "buffer": 0, "origin": "jax", "dtype": tag_dtype}
+    header = {"op": "ok", "fields": {"value": value}, "buffers": [len(buffer)]}
+    with pytest.raises(ProtocolError, match=error):
+        protocol.unpack(_payload(header, buffer))
+
+
+def test_void_arrays_without_a_dtype_name_are_still_refused():
+    stream = io.BytesIO()
+    np.save(stream, np.zeros(3, dtype="V2"), allow_pickle=False)
+    buffer = stream.getvalue()
+    header = {"op": "ok", "fields": {"value": {"$": "array", "buffer": 0, "origin": "jax"}}, "buffers": [len(buffer)]}
+    with pytest.raises(ProtocolError, match="cannot cross"):
+        protocol.unpack(_payload(header, buffer))
