@@ -22,6 +22,10 @@ from typing import ClassVar
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
 RUNTIME_MOUNT = "/opt/jaxjudge"
+# Where bwrap shows the interpreter and its packages: neutral paths, so that nothing inside the
+# sandbox names the host's layout (the checkout, a home directory, a pyenv prefix).
+PYTHON_MOUNT = "/opt/python"
+SITE_PACKAGES_MOUNT = "/opt/site-packages"
 # An unprivileged uid/gid inside the sandbox's user namespace ("nobody").
 SANDBOX_UID = 65534
 
@@ -45,7 +49,8 @@ class SandboxLimits:
     max_processes: int = 256  # threads count too: JAX starts a few dozen
     file_size_bytes: int = 16 * 2**20
     open_files: int = 256
-    tmpfs_bytes: int = 64 * 2**20
+    tmpfs_bytes: int = 64 * 2**20  # /tmp
+    shm_bytes: int = 16 * 2**20  # /dev/shm
     output_bytes: int = 64 * 2**10  # of stdout and stderr, kept for the report
     output_limit_bytes: int = 4 * 2**20  # printing more than this is output_limit_exceeded
 
@@ -154,17 +159,22 @@ class BwrapBackend(Backend):
                 args += ["--symlink", os.readlink(f"/{name}"), f"/{name}"]
             elif os.path.isdir(f"/{name}"):
                 args += ["--ro-bind", f"/{name}", f"/{name}"]
-        args += ["--proc", "/proc", "--dev", "/dev"]
+        # /dev holds the device nodes only: bwrap's /dev is a tmpfs as large as the host's
+        # memory, so it is made read-only, with a small /dev/shm beside it.
+        args += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm"]
+        args += ["--remount-ro", "/dev"]
         args += ["--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp"]
-        for path in interpreter_paths():
-            args += ["--ro-bind", path, path]
+        interpreter = SandboxInterpreter.of_this_process()
+        for host_path, sandbox_path in interpreter.mounts:
+            args += ["--ro-bind", host_path, sandbox_path]
         for path in self.gpu_paths:
             # Device nodes need --dev-bind to stay usable; driver libraries are read-only.
             args += ["--dev-bind", path, path] if path.startswith("/dev/") else ["--ro-bind", path, path]
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
-        for key, value in self.environment().items():
+        for key, value in {**self.environment(), **interpreter.environment}.items():
             args += ["--setenv", key, value]
-        return [*self.resource_limits(limits, cgroup_prefix), *args, "--", *runtime_command(RUNTIME_MOUNT)]
+        command = [interpreter.executable, "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT, interpreter.site_dirs)]
+        return [*self.resource_limits(limits, cgroup_prefix), *args, "--", *command]
 
 
 class ProcessBackend(Backend):
@@ -256,9 +266,12 @@ def gpu_host_paths() -> list[str]:
     return sorted(glob.glob("/dev/nvidia*"))
 
 
-def runtime_bootstrap(package_parent: str) -> str:
-    """Python code that imports the runtime from ``package_parent`` and serves."""
-    return f"import sys; sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
+def runtime_bootstrap(package_parent: str, site_dirs: Sequence[str] = ()) -> str:
+    """Python code that adds ``site_dirs``, imports the runtime from ``package_parent`` and serves."""
+    return (
+        f"import site, sys; [site.addsitedir(d) for d in {list(site_dirs)!r}]; "
+        f"sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
+    )
 
 
 def runtime_command(package_parent: str) -> list[str]:
@@ -266,27 +279,70 @@ def runtime_command(package_parent: str) -> list[str]:
     return [sys.executable, "-I", "-c", runtime_bootstrap(package_parent)]
 
 
-def interpreter_paths() -> list[str]:
-    """The directories the runtime needs: the Python installation and its site-packages.
+@dataclass(frozen=True)
+class SandboxInterpreter:
+    """This process's Python as a bwrap sandbox sees it, at neutral paths.
 
-    Paths under /usr are already mounted; the rest (a pyenv or venv prefix, say) are
-    mounted one by one, so nothing beside them (the project, home directories) is visible.
+    The base installation (unless it lives under /usr, which every sandbox mounts) appears at
+    ``/opt/python`` and each site-packages directory of a virtualenv at
+    ``/opt/site-packages/N``; the runtime starts the base interpreter and adds those
+    directories itself (``site.addsitedir``, so ``.pth`` files still work).
     """
-    candidates = {
-        sys.base_prefix,
-        sys.prefix,
-        sysconfig.get_paths()["stdlib"],
-        sysconfig.get_paths()["platstdlib"],
-        *site.getsitepackages(),
-        os.path.dirname(os.path.realpath(sys.executable)),
-    }
-    paths = sorted(os.path.realpath(p) for p in candidates if os.path.isdir(p))
-    kept: list[str] = []
-    for path in paths:
-        if path.startswith("/usr/") or any(path.startswith(parent + os.sep) for parent in kept):
-            continue
-        kept.append(path)
-    return kept
+
+    mounts: tuple[tuple[str, str], ...]  # (host path, path inside the sandbox)
+    executable: str
+    site_dirs: tuple[str, ...]
+    environment: dict[str, str]
+
+    @classmethod
+    def of_this_process(cls) -> SandboxInterpreter:
+        base = os.path.realpath(sys.base_prefix)
+        executable = os.path.realpath(sys.executable)
+        mounts: list[tuple[str, str]] = []
+        environment: dict[str, str] = {}
+
+        def inside(path: str) -> str | None:
+            for host_path, sandbox_path in mounts:
+                if path == host_path or path.startswith(host_path + os.sep):
+                    return sandbox_path + path[len(host_path) :]
+            return path if _under_usr(path) else None
+
+        if not _under_usr(base):
+            mounts.append((base, PYTHON_MOUNT))
+            if glob.glob(os.path.join(base, "lib", "libpython*.so*")):
+                # A shared libpython is found through an absolute RUNPATH naming the host path.
+                environment["LD_LIBRARY_PATH"] = f"{PYTHON_MOUNT}/lib"
+        executable_inside = inside(executable)
+        if executable_inside is None:
+            mounts.append((os.path.dirname(executable), f"{PYTHON_MOUNT}-bin"))
+            executable_inside = f"{PYTHON_MOUNT}-bin/{os.path.basename(executable)}"
+        site_dirs: list[str] = []
+        for path in _site_packages():
+            mapped = inside(path)
+            if mapped is None:
+                mapped = f"{SITE_PACKAGES_MOUNT}/{len(site_dirs)}"
+                mounts.append((path, mapped))
+            site_dirs.append(mapped)
+        return cls(tuple(mounts), executable_inside, tuple(site_dirs), environment)
+
+
+def _under_usr(path: str) -> bool:
+    return path == "/usr" or path.startswith("/usr/")
+
+
+def _site_packages() -> list[str]:
+    """The site-packages directories this process imports from, real paths, in order."""
+    found: list[str] = []
+    for path in [*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]:
+        real = os.path.realpath(path)
+        if os.path.isdir(real) and real not in found:
+            found.append(real)
+    return found
+
+
+def interpreter_paths() -> list[str]:
+    """The host directories a bwrap sandbox mounts for the interpreter (outside /usr)."""
+    return [host_path for host_path, _ in SandboxInterpreter.of_this_process().mounts]
 
 
 BACKENDS: dict[str, type[Backend]] = {"bwrap": BwrapBackend, "docker": DockerBackend, "process": ProcessBackend}
