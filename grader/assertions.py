@@ -196,6 +196,8 @@ def assert_handle_kind(value: Any, kind: str, *, what: str = "your result") -> N
         "traced": "a jax.stages.Traced",
         "exported": "a jax.export.Exported",
         "jitted": "a function wrapped by jax.jit",
+        "custom_jvp": "a function with a custom derivative rule (jax.custom_jvp)",
+        "custom_vjp": "a function with a custom derivative rule (jax.custom_vjp)",
         "function": "a function",
     }
     if kind not in names:

@@ -93,7 +93,7 @@ def _grade_in_session(
 ) -> None:
     reference = load_reference(problem)
     try:
-        proxy = SubmissionProxy.load(session, source.text, source.filename)
+        proxy = SubmissionProxy.load(session, source.text, source.filename, cpu_devices=problem.cpu_devices)
     except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
         verdict, message = explain_failure(exc)
         report.verdict, report.message = verdict, f"while loading your code: {message}"

@@ -18,11 +18,12 @@ from typing import Any
 import nbformat
 
 from sandbox.backends import SandboxLimits
+from sandbox.protocol import MAX_CPU_DEVICES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DIFFICULTIES = ("easy", "medium", "hard")
 DEVICES = ("cpu", "gpu", "any")
-CELL_TAGS = frozenset({"starter", "tests", "hidden-tests", "hint"})
+CELL_TAGS = frozenset({"example", "starter", "tests", "hidden-tests", "hint"})
 REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
 SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -60,6 +61,7 @@ class Problem:
     memory_limit_mb: int
     max_examples: int
     points: float
+    cpu_devices: int
     statement: str
     hints: tuple[str, ...]
     starter: str
@@ -199,9 +201,13 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         role = next((tag for tag in tags if tag in CELL_TAGS), None)
         expected_type = "markdown" if role in (None, "hint") else "code"
         if role is None and cell.cell_type == "code":
-            raise ProblemError(f"{path}: cell {index}: code cells need a tag (starter, tests or hidden-tests)")
+            raise ProblemError(f"{path}: cell {index}: code cells need a tag (example, starter, tests or hidden-tests)")
         if cell.cell_type != expected_type:
             raise ProblemError(f"{path}: cell {index}: a {role or 'statement'} cell must be {expected_type}")
+        if role == "example":
+            # Code of the statement (the worked example): shown in place, run by validate.
+            statement.append(f"```python\n{cell.source.strip()}\n```")
+            continue
         target = {None: statement, "hint": hints, "starter": starters, "tests": visible, "hidden-tests": hidden}[role]
         target.append(cell.source.strip())
 
@@ -226,6 +232,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         memory_limit_mb=int(fields.number("memory_limit_mb", default=4096, low=256, high=65536)),
         max_examples=int(fields.number("max_examples", default=25, low=1, high=1000)),
         points=fields.number("points", default=100.0, low=0, high=10_000),
+        cpu_devices=int(fields.number("cpu_devices", default=1, low=1, high=MAX_CPU_DEVICES)),
         statement=statement_text,
         hints=tuple(hints),
         starter=starters[0],
@@ -243,7 +250,7 @@ class _MetadataReader:
         self.path, self.meta = path, meta
         known = {
             "slug", "title", "difficulty", "category", "tags", "entry_points", "device",
-            "time_limit_s", "memory_limit_mb", "max_examples", "points",
+            "time_limit_s", "memory_limit_mb", "max_examples", "points", "cpu_devices",
         }  # fmt: skip
         unknown = sorted(set(meta) - known)
         if unknown:

@@ -244,6 +244,35 @@ class PortableFunction:
         return f"PortableFunction({self.source!r})"
 
 
+@dataclass(frozen=True)
+class JaxprSummary:
+    """A jaxpr made in the sandbox (``jax.make_jaxpr`` of a submission's function), as data.
+
+    ``primitives`` names the top-level equations in order, ``all_primitives`` every equation
+    at any depth (inside ``scan``, ``cond``, ``pjit``, custom rules ...), ``equations`` counts
+    those, and ``text`` is the printed jaxpr.
+    """
+
+    primitives: tuple[str, ...]
+    all_primitives: tuple[str, ...]
+    equations: int
+    text: str
+
+    @classmethod
+    def from_wire(cls, raw: Any) -> JaxprSummary:
+        if not isinstance(raw, dict):
+            raise _submission_exception_class(RuntimeError)("make_jaxpr gave no jaxpr summary")
+        primitives, every, count, text = (raw.get(key) for key in ("primitives", "all_primitives", "equations", "text"))
+        if not (isinstance(primitives, list) and isinstance(every, list) and type(count) is int):
+            raise _submission_exception_class(RuntimeError)("make_jaxpr gave a malformed jaxpr summary")
+        names = [name for name in primitives if isinstance(name, str)]
+        every_name = [name for name in every if isinstance(name, str)]
+        return cls(tuple(names), tuple(every_name), max(count, len(every_name)), text if isinstance(text, str) else "")
+
+
+Transform = str | tuple[str, dict[str, Any]]
+
+
 class WideJaxArray:
     """A JAX array the submission returned with a 64-bit dtype this harness cannot hold."""
 
@@ -333,12 +362,14 @@ class SubmissionProxy:
         self.load_events = JaxEvents()
         self.calls: list[CallRecord] = []
         self.tampering: list[str] = []
+        self.devices = 0  # JAX devices the sandbox has (as it says)
 
     @classmethod
-    def load(cls, session: SandboxSession, source: str, filename: str) -> SubmissionProxy:
-        """Run the submission's module in the sandbox; raises what loading it raised."""
+    def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
+        """Run the submission's module in the sandbox, whose JAX gets ``cpu_devices`` host
+        CPU devices; raises what loading it raised."""
         proxy = cls(session)
-        names = proxy._request(protocol.LOAD, "load", source=source, filename=filename)
+        names = proxy._request(protocol.LOAD, "load", source=source, filename=filename, cpu_devices=cpu_devices)
         proxy._names = (
             frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
         )
@@ -368,6 +399,41 @@ class SubmissionProxy:
         if name not in self._names:
             raise AttributeError(f"your code defines no function named {name!r}")
         return functools.partial(self._call_entry_point, name)
+
+    def transformed(self, function: str | RemoteHandle, *transforms: Transform) -> RemoteHandle:
+        """``function`` (a name the submission defines, or a handle) with JAX transformations
+        applied in the sandbox, innermost first: ``transformed("f", "grad", "vmap")`` is
+        ``jax.vmap(jax.grad(f))``. A transformation is a name (``jit``, ``vmap``, ``grad``,
+        ``value_and_grad``, ``jacfwd``, ``make_jaxpr``, ``eval_shape``) or ``(name,
+        options)``, e.g. ``("vmap", {"in_axes": (0, None)})``. With none, the function itself.
+
+        The sandbox applies JAX's own functions as they were before the submission loaded, so
+        a submission that replaces ``jax.grad`` cannot change what a test applies.
+        """
+        target = function._ref.id if isinstance(function, RemoteHandle) else function
+        specs = [[spec, {}] if isinstance(spec, str) else [spec[0], dict(spec[1])] for spec in transforms]
+        label = function if isinstance(function, str) else f"<{function.short_type}>"
+        for name, _ in specs:
+            label = f"{name}({label})"
+        handle = self._request(protocol.TRANSFORM, label, target=target, transforms=specs)
+        if not isinstance(handle, RemoteHandle):
+            raise _submission_exception_class(RuntimeError)(f"{function} is not a function")
+        return handle
+
+    def jaxpr(self, function: str | RemoteHandle, *args: Any, **kwargs: Any) -> JaxprSummary:
+        """``jax.make_jaxpr(function)(*args)`` made in the sandbox, as a ``JaxprSummary``."""
+        return JaxprSummary.from_wire(self.transformed(function, "make_jaxpr")(*args, **kwargs))
+
+    def deserialize_exported(self, data: bytes) -> RemoteHandle:
+        """``jax.export.deserialize(data)`` run in the sandbox: untrusted bytes never become
+        objects in the harness. The result is a handle (``kind == "exported"`` when it is a
+        real ``Exported``); call it with ``.call(x)``."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"serialized exports are bytes, not {type(data).__name__}")
+        handle = self._request(protocol.DESERIALIZE, "jax.export.deserialize", data=bytes(data))
+        if not isinstance(handle, RemoteHandle):
+            raise _submission_exception_class(RuntimeError)("deserialize gave no Exported")
+        return handle
 
     def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
@@ -400,6 +466,9 @@ class SubmissionProxy:
                 _text(reply.get("message"), ""),
                 _text(reply.get("traceback"), ""),
             )
+        if op == protocol.LOAD:
+            devices = reply.get("devices")
+            self.devices = devices if type(devices) is int else 0
         answer = "names" if op == protocol.LOAD else "value"
         if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
@@ -416,6 +485,9 @@ class SubmissionProxy:
             return value._ref
         if isinstance(value, PortableFunction):
             return protocol.FunctionSource(value.source, value.name)
+        if isinstance(value, jax.ShapeDtypeStruct):
+            dtype = np.dtype(value.dtype)
+            return protocol.ShapeDtype(tuple(value.shape), protocol.extended_dtype_name(dtype) or dtype.name)
         if type(value) in (list, tuple):
             return type(value)(self._to_wire(item) for item in value)
         if type(value) is dict:
@@ -434,6 +506,11 @@ class SubmissionProxy:
             return jax.device_put(array)
         if isinstance(value, protocol.HandleRef):
             return RemoteHandle(self, value)
+        if isinstance(value, protocol.ShapeDtype):
+            if not all(type(n) is int for n in value.shape):
+                return value  # symbolic dimensions stay names
+            dtype = protocol.EXTENDED_DTYPES.get(value.dtype, np.dtype(value.dtype))
+            return jax.ShapeDtypeStruct(value.shape, dtype)
         if isinstance(value, list):
             return [self._from_wire(item) for item in value]
         if isinstance(value, tuple):

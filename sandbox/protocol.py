@@ -10,7 +10,10 @@ plain JSON or a tagged object ``{"$": tag, ...}``:
   from a JAX one. The ``ml_dtypes`` types JAX computes with (``bfloat16``, the float8 and
   small-integer types), which ``.npy`` cannot describe, travel as the raw bits of the
   unsigned integer type of their size, with ``dtype`` naming the type;
-- ``tuple``, ``dict`` (string keys only), ``float`` (for NaN and the infinities);
+- ``tuple``, ``dict`` (keys: strings, numbers, ``None`` and tuples of them), ``float``
+  (for NaN and the infinities), ``bytes`` (a buffer: ``bytes`` or ``bytearray``);
+- ``shape_dtype``: a ``jax.ShapeDtypeStruct`` (or an abstract value): a shape of integers
+  (or names, for the symbolic dimensions of an export) and a dtype's name;
 - ``handle``: an object that stays in the sandbox, named by id, its kind (told by the
   runtime from the real JAX classes) and its type's name (for messages only);
 - ``function``: Python source the harness sends *into* the sandbox (a test input).
@@ -42,6 +45,8 @@ MAX_HEADER_BYTES = 8 * 2**20
 MAX_DEPTH = 32
 MAX_NODES = 100_000
 MAX_STRING_CHARS = 1_000_000
+MAX_KEY_ITEMS = 32  # items of a tuple used as a dict key
+MAX_DIMENSIONS = 32  # of a shape_dtype
 # Bool, signed and unsigned integers, floats and complex numbers: never objects,
 # strings, void or structured dtypes.
 ALLOWED_DTYPE_KINDS = frozenset("biufc")
@@ -94,9 +99,34 @@ HARNESS, SANDBOX = "harness", "sandbox"
 
 # Requests, harness to sandbox.
 LOAD, CALL, GETATTR, EXIT = "load", "call", "getattr", "exit"
+# ``transform``: apply JAX's own transformations, as the runtime captured them before the
+# submission loaded, to a function of the submission (or to a handle): the result is a
+# handle. ``deserialize``: turn bytes into a ``jax.export.Exported`` in the sandbox, never
+# in the harness.
+TRANSFORM, DESERIALIZE = "transform", "deserialize"
 # Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
 READY, OK, ERROR = "ready", "ok", "error"
-OPERATIONS = {HARNESS: frozenset({LOAD, CALL, GETATTR, EXIT}), SANDBOX: frozenset({READY, OK, ERROR})}
+OPERATIONS = {
+    HARNESS: frozenset({LOAD, CALL, GETATTR, TRANSFORM, DESERIALIZE, EXIT}),
+    SANDBOX: frozenset({READY, OK, ERROR}),
+}
+
+# The transformations a test may apply in the sandbox, with the options each accepts.
+# ``make_jaxpr`` is special: calling the result returns a summary of the jaxpr as plain data
+# (``primitives`` of the top-level equations, ``all_primitives`` of every equation at any
+# depth, their ``equations`` count and the ``text``), not the jaxpr object.
+TRANSFORMS: dict[str, frozenset[str]] = {
+    "jit": frozenset({"static_argnums"}),
+    "vmap": frozenset({"in_axes", "out_axes"}),
+    "grad": frozenset({"argnums"}),
+    "value_and_grad": frozenset({"argnums"}),
+    "jacfwd": frozenset({"argnums"}),
+    "make_jaxpr": frozenset({"static_argnums"}),
+    "eval_shape": frozenset(),
+}
+MAX_TRANSFORMS = 8
+# Host CPU devices a sandbox may be given (``--xla_force_host_platform_device_count``).
+MAX_CPU_DEVICES = 16
 
 # Members of a kept object the harness may call, and those it may read. Anything else stays
 # hidden: it would let a test reach arbitrary sandbox objects and make the interface unbounded.
@@ -126,15 +156,27 @@ HANDLE_MEMBERS = HANDLE_METHODS | HANDLE_ATTRIBUTES
 
 # What a kept object is, decided in the sandbox by identity with the real JAX classes (captured
 # before any submission runs), never from names a submission could choose.
-HANDLE_KINDS = frozenset({"jitted", "traced", "lowered", "compiled", "exported", "function", "object"})
+HANDLE_KINDS = frozenset(
+    {"jitted", "traced", "lowered", "compiled", "exported", "custom_jvp", "custom_vjp", "function", "object"}
+)
 
 # Tags each side may send: only the harness sends functions into the sandbox.
 TAGS = {
-    HARNESS: frozenset({"tuple", "dict", "float", "array", "handle", "function"}),
-    SANDBOX: frozenset({"tuple", "dict", "float", "array", "handle"}),
+    HARNESS: frozenset({"tuple", "dict", "float", "bytes", "shape_dtype", "array", "handle", "function"}),
+    SANDBOX: frozenset({"tuple", "dict", "float", "bytes", "shape_dtype", "array", "handle"}),
 }
 
 MAX_TYPE_NAME_CHARS = 200
+
+
+def _is_plain_dtype_name(name: str) -> bool:
+    if len(name) > 32 or not name.isidentifier():
+        return False
+    try:
+        dtype = np.dtype(name)
+    except TypeError:
+        return False
+    return can_cross(dtype) and dtype.name == name
 
 
 class ProtocolError(Exception):
@@ -157,6 +199,17 @@ class HandleRef:
     type_name: str
     callable: bool
     kind: str = "object"
+
+
+@dataclass(frozen=True)
+class ShapeDtype:
+    """The shape and dtype of an array without its values (``jax.ShapeDtypeStruct``).
+
+    A dimension is an integer, or a string for a symbolic dimension of an export (``"n"``).
+    """
+
+    shape: tuple[int | str, ...]
+    dtype: str
 
 
 @dataclass(frozen=True)
@@ -250,6 +303,15 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def is_key(key: Any) -> bool:
+    """Whether ``key`` may be a key of a dict crossing the channel."""
+    if key is None or type(key) in (str, int, bool):
+        return True
+    if type(key) is float:
+        return math.isfinite(key)
+    return type(key) is tuple and len(key) <= MAX_KEY_ITEMS and all(is_key(item) for item in key)
+
+
 def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
     if depth > MAX_DEPTH:
         raise ProtocolError("value nested too deeply")
@@ -262,9 +324,17 @@ def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
     if type(value) is tuple:
         return {"$": "tuple", "items": [_encode(item, buffers, depth + 1) for item in value]}
     if type(value) is dict:
-        if not all(type(key) is str for key in value):
-            raise ProtocolError("only dicts with string keys can cross the channel")
-        return {"$": "dict", "items": [[k, _encode(v, buffers, depth + 1)] for k, v in value.items()]}
+        if not all(is_key(key) for key in value):
+            raise ProtocolError("dict keys must be strings, numbers, None or tuples of them")
+        return {
+            "$": "dict",
+            "items": [[_encode(k, buffers, depth + 1), _encode(v, buffers, depth + 1)] for k, v in value.items()],
+        }
+    if type(value) in (bytes, bytearray):
+        buffers.append(bytes(value))
+        return {"$": "bytes", "buffer": len(buffers) - 1}
+    if isinstance(value, ShapeDtype):
+        return {"$": "shape_dtype", "shape": list(value.shape), "dtype": value.dtype}
     if isinstance(value, ArrayValue):
         array, extended = value.array, extended_dtype_name(value.array.dtype)
         if extended is not None:
@@ -314,10 +384,24 @@ class _Decoder:
         if tag == "dict":
             result = {}
             for pair in self._list(value, "items"):
-                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-                    raise ProtocolError("dict items must be [str, value] pairs")
-                result[self.text(pair[0])] = self.decode(pair[1], depth + 1)
+                if type(pair) is not list or len(pair) != 2:
+                    raise ProtocolError("dict items must be [key, value] pairs")
+                key = self.decode(pair[0], depth + 1)
+                if not is_key(key):
+                    raise ProtocolError("dict keys must be strings, numbers, None or tuples of them")
+                result[key] = self.decode(pair[1], depth + 1)
             return result
+        if tag == "bytes":
+            return self._buffer(value)
+        if tag == "shape_dtype":
+            shape, dtype = value.get("shape"), value.get("dtype")
+            if type(shape) is not list or len(shape) > MAX_DIMENSIONS or type(dtype) is not str:
+                raise ProtocolError("malformed shape_dtype")
+            if not all((type(n) is int and 0 <= n < 2**62) or (type(n) is str and 0 < len(n) <= 64) for n in shape):
+                raise ProtocolError("a dimension must be a non-negative integer or a short name")
+            if dtype not in EXTENDED_DTYPES and not _is_plain_dtype_name(dtype):
+                raise ProtocolError(f"unknown dtype {printable(dtype)[:40]!r}")
+            return ShapeDtype(tuple(self.text(n) if type(n) is str else n for n in shape), dtype)
         if tag == "float":
             representation = value.get("repr")
             if representation not in ("nan", "inf", "-inf"):
@@ -346,14 +430,18 @@ class _Decoder:
             raise ProtocolError(f"{key} must be a list")
         return items
 
-    def _array(self, value: dict[str, Any]) -> ArrayValue:
-        index, origin = value.get("buffer"), value.get("origin")
+    def _buffer(self, value: dict[str, Any]) -> bytes:
+        index = value.get("buffer")
         if type(index) is not int or not 0 <= index < len(self.buffers) or index in self.used:
-            raise ProtocolError("array refers to a missing or reused buffer")
+            raise ProtocolError("a value refers to a missing or reused buffer")
+        self.used.add(index)
+        return self.buffers[index]
+
+    def _array(self, value: dict[str, Any]) -> ArrayValue:
+        origin = value.get("origin")
         if origin not in ARRAY_ORIGINS:
             raise ProtocolError("unknown array origin")
-        self.used.add(index)
-        stream = io.BytesIO(self.buffers[index])
+        stream = io.BytesIO(self._buffer(value))
         try:
             array = np.lib.format.read_array(stream, allow_pickle=False)
         except Exception as exc:  # numpy raises several types for a corrupt .npy

@@ -5,10 +5,14 @@ before any submission exists (that is the slow part, so a pool can start it earl
 announces ``ready`` and then answers one request at a time on fds 0 and 1 (the operations
 are defined in ``protocol``):
 
-- ``load(source, filename)``: run the submission as the module ``submission``;
+- ``load(source, filename, cpu_devices)``: start JAX's backend (with that many host CPU
+  devices) and run the submission as the module ``submission``;
 - ``call(target, method, args, kwargs)``: call a top-level function of the submission or
   a method of an object kept behind a handle;
 - ``getattr(target, name)``: read an attribute of a handle;
+- ``transform(target, transforms)``: apply JAX's transformations (``jit``, ``vmap``,
+  ``grad``, ``make_jaxpr``, ...) to a function of the submission, as a handle;
+- ``deserialize(data)``: a ``jax.export.Exported`` from bytes, as a handle;
 - ``exit()``.
 
 Replies carry plain data only: JAX arrays become ``.npy`` buffers, objects that cannot
@@ -51,6 +55,9 @@ MAX_STAGE_RECORDS = 256
 MAX_SIGNATURE_LEAVES = 64
 # Lowerings and executables are kept alive (so that ids stay unique) up to this many.
 MAX_TRACKED_OBJECTS = 4096
+# What a jaxpr summary carries at most.
+MAX_JAXPR_EQUATIONS = 100_000
+MAX_JAXPR_TEXT = 200_000
 
 
 class Runtime:
@@ -63,13 +70,32 @@ class Runtime:
         self.module: types.ModuleType | None = None
         import jax
         import jax.export
+        import jax.extend
         import jax.numpy as jnp
         from jax import stages
         from jax._src import monitoring
 
         self.jax = jax
         self.jnp = jnp
-        self.array_type = type(jnp.zeros(()))
+        # JAX's transformations as they are before any submission runs: a test applies these,
+        # not whatever a submission left in the ``jax`` module.
+        self.transforms: dict[str, Callable[..., Any]] = {
+            "jit": jax.jit,
+            "vmap": jax.vmap,
+            "grad": jax.grad,
+            "value_and_grad": jax.value_and_grad,
+            "jacfwd": jax.jacfwd,
+            "make_jaxpr": jax.make_jaxpr,
+            "eval_shape": jax.eval_shape,
+        }
+        self.deserialize_exported = jax.export.deserialize
+        self.shape_dtype_type = jax.ShapeDtypeStruct
+        self.abstract_array_type = jax.core.ShapedArray
+        self.jaxpr_types = (jax.extend.core.Jaxpr, jax.extend.core.ClosedJaxpr)
+        # The concrete class of JAX arrays (making one here would start the backend too early).
+        from jax._src.array import ArrayImpl
+
+        self.array_type = ArrayImpl
         self.numpy_scalar_types = (frozenset(np.sctypeDict.values()) - {np.object_, np.str_, np.bytes_, np.void}) | {
             dtype.type for dtype in protocol.EXTENDED_DTYPES.values()
         }
@@ -81,6 +107,8 @@ class Runtime:
             stages.Lowered: "lowered",
             stages.Compiled: "compiled",
             jax.export.Exported: "exported",
+            jax.custom_jvp: "custom_jvp",
+            jax.custom_vjp: "custom_vjp",
             types.FunctionType: "function",
             types.BuiltinFunctionType: "function",
             functools.partial: "function",
@@ -95,6 +123,11 @@ class Runtime:
         self.inputs: list[Any] = []  # the arrays this request received
         self.outputs: list[tuple[Any, int]] = []  # (value, record number) of executable calls
         self.forged_events: list[str] = []
+        # The CPU backend starts when a submission loads (it fixes the number of host CPU
+        # devices, which a problem may choose); any other starts now, which takes longer.
+        self.backend_started = os.environ.get("JAX_PLATFORMS", "cpu") != "cpu"
+        if self.backend_started:
+            jax.devices()
         self._install_hooks()
         self.pristine = self._snapshot()
 
@@ -193,6 +226,7 @@ class Runtime:
         functions += [value.__func__ for value in vars(Runtime).values() if isinstance(value, staticmethod)]
         cells = [cell for f in functions if isinstance(f, types.FunctionType) for cell in f.__closure__ or ()]
         return (
+            (dict(self.transforms), self.deserialize_exported),
             dict(vars(Runtime)),
             [(f, f.__code__, f.__defaults__) for f in functions if isinstance(f, types.FunctionType)],
             [(cell, cell.cell_contents) for cell in cells],
@@ -202,7 +236,9 @@ class Runtime:
     def tampering(self) -> list[str]:
         """What the submission changed of this runtime's hooks, listeners, methods and record."""
         problems = list(self.forged_events)
-        class_members, functions, cells, protocol_names = self.pristine
+        trusted, class_members, functions, cells, protocol_names = self.pristine
+        if (dict(self.transforms), self.deserialize_exported) != trusted:
+            problems.append("the runtime's copies of JAX's transformations were replaced")
         if type(self) is not Runtime or dict(vars(Runtime)) != class_members:
             problems.append("the runtime's methods were replaced")
         if any(f.__code__ is not code or f.__defaults__ is not defaults for f, code, defaults in functions):
@@ -285,8 +321,15 @@ class Runtime:
         if depth < protocol.MAX_DEPTH and kind in (list, tuple):
             items = [self.to_wire(item, depth + 1) for item in value]
             return items if kind is list else tuple(items)
-        if depth < protocol.MAX_DEPTH and kind is dict and all(type(k) is str for k in value):
+        if depth < protocol.MAX_DEPTH and kind is dict and all(protocol.is_key(k) for k in value):
             return {k: self.to_wire(v, depth + 1) for k, v in value.items()}
+        if kind in (bytes, bytearray):
+            return bytes(value)
+        if kind in (self.shape_dtype_type, self.abstract_array_type):
+            dtype = np.dtype(value.dtype)
+            if protocol.can_cross(dtype) and len(value.shape) <= protocol.MAX_DIMENSIONS:
+                shape = tuple(int(n) if type(n) is int else str(n)[:64] for n in value.shape)
+                return protocol.ShapeDtype(shape, protocol.extended_dtype_name(dtype) or dtype.name)
         handle_id = len(self.handles) + 1
         self.handles[handle_id] = value
         type_name = f"{getattr(kind, '__module__', '?')}.{getattr(kind, '__qualname__', '?')}"
@@ -305,6 +348,11 @@ class Runtime:
             return received
         if isinstance(value, protocol.HandleRef):
             return self._handle(value.id)
+        if isinstance(value, protocol.ShapeDtype):
+            shape: Any = value.shape
+            if not all(type(n) is int for n in shape):
+                shape = self.jax.export.symbolic_shape(",".join(str(n) for n in shape))
+            return self.shape_dtype_type(shape, protocol.EXTENDED_DTYPES.get(value.dtype, np.dtype(value.dtype)))
         if isinstance(value, protocol.FunctionSource):
             namespace: dict[str, Any] = {"jax": self.jax, "jnp": self.jnp, "np": np}
             exec(compile(value.source, f"<function {value.name}>", "exec"), namespace)
@@ -314,6 +362,25 @@ class Runtime:
         if type(value) is dict:
             return {k: self.from_wire(v) for k, v in value.items()}
         return value
+
+    def summarize_jaxpr(self, closed: Any) -> dict[str, Any]:
+        """A jaxpr as plain data: its top-level primitives, every primitive at any depth, its text."""
+        every: list[str] = []
+        pending = [closed.jaxpr]
+        while pending and len(every) < MAX_JAXPR_EQUATIONS:
+            jaxpr = pending.pop(0)
+            for equation in jaxpr.eqns:
+                every.append(str(equation.primitive.name))
+                for param in equation.params.values():
+                    for item in param if type(param) in (list, tuple) else (param,):
+                        if isinstance(item, self.jaxpr_types):
+                            pending.append(getattr(item, "jaxpr", item))
+        return {
+            "primitives": [str(equation.primitive.name) for equation in closed.jaxpr.eqns[:MAX_JAXPR_EQUATIONS]],
+            "all_primitives": every[:MAX_JAXPR_EQUATIONS],
+            "equations": len(every),
+            "text": str(closed)[:MAX_JAXPR_TEXT],
+        }
 
     def _handle(self, handle_id: Any) -> Any:
         if type(handle_id) is not int or handle_id not in self.handles:
@@ -331,7 +398,8 @@ class Runtime:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def load(self, source: str, filename: str) -> dict[str, Any]:
+    def load(self, source: str, filename: str, cpu_devices: Any = 1) -> dict[str, Any]:
+        device = self.start_backend(cpu_devices)
         module = types.ModuleType("submission")
         module.__file__ = filename
         sys.modules["submission"] = module
@@ -339,7 +407,16 @@ class Runtime:
         code = compile(source, filename, "exec", dont_inherit=True)
         _, events = self._measured(lambda: exec(code, module.__dict__))
         names = sorted(name for name, value in vars(module).items() if not name.startswith("_") and callable(value))
-        return {"names": names, "events": events}
+        return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
+
+    def start_backend(self, cpu_devices: Any) -> str:
+        """Start JAX's backend, with ``cpu_devices`` host CPU devices, once; returns the device."""
+        if type(cpu_devices) is not int or not 1 <= cpu_devices <= protocol.MAX_CPU_DEVICES:
+            raise ValueError(f"cpu_devices must be an int from 1 to {protocol.MAX_CPU_DEVICES}")
+        if not self.backend_started:
+            self.jax.config.update("jax_num_cpu_devices", cpu_devices)
+        self.backend_started = True
+        return str(self.jax.devices()[0])
 
     def call(self, target: Any, method: Any, args: Any, kwargs: Any) -> dict[str, Any]:
         function = self._target(target)
@@ -353,6 +430,40 @@ class Runtime:
         value, events = self._measured(lambda: function(*call_args, **call_kwargs))
         return {"value": self.to_wire(value), "events": events}
 
+    def transform(self, target: Any, transforms: Any) -> dict[str, Any]:
+        """Apply ``transforms`` (``[name, options]`` pairs, innermost first) to ``target``."""
+        function = self._target(target)
+        if type(transforms) is not list or len(transforms) > protocol.MAX_TRANSFORMS:
+            raise ValueError("transforms must be a short list")
+        for position, entry in enumerate(transforms):
+            if type(entry) is not list or len(entry) != 2 or type(entry[1]) is not dict:
+                raise ValueError("each transform is a [name, options] pair")
+            name, options = entry
+            if name not in protocol.TRANSFORMS or not set(options) <= protocol.TRANSFORMS[name]:
+                raise ValueError(f"the transformation {name!r} with options {sorted(options)} is not allowed")
+            if name in ("make_jaxpr", "eval_shape") and position != len(transforms) - 1:
+                raise ValueError(f"{name} gives data, not a function: it must come last")
+            options = {key: _static_option(value) for key, value in options.items()}
+            if name == "make_jaxpr":
+                function = self._summarized(self.transforms[name](function, **options))
+            elif name == "eval_shape":
+                function = functools.partial(self.transforms[name], function)
+            else:
+                function = self.transforms[name](function, **options)
+        value, events = self._measured(lambda: function)
+        return {"value": self.to_wire(value), "events": events}
+
+    def _summarized(self, make_jaxpr: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
+        summarize = self.summarize_jaxpr
+        return lambda *args, **kwargs: summarize(make_jaxpr(*args, **kwargs))
+
+    def deserialize(self, data: Any) -> dict[str, Any]:
+        """``jax.export.deserialize`` of ``data`` (untrusted bytes stay in the sandbox)."""
+        if type(data) is not bytes:
+            raise TypeError("deserialize needs bytes")
+        value, events = self._measured(lambda: self.deserialize_exported(bytearray(data)))
+        return {"value": self.to_wire(value), "events": events}
+
     def get_attribute(self, target: Any, name: Any) -> dict[str, Any]:
         if type(name) is not str or name not in protocol.HANDLE_ATTRIBUTES:
             raise AttributeError(f"reading {name!r} of a sandboxed object is not allowed")
@@ -363,11 +474,13 @@ class Runtime:
         # Bound now, before any submission runs: a submission that replaces the methods
         # afterwards is caught by these originals rather than answering for them.
         check, send, receive = self.tampering, self.send, self.receive
-        send(protocol.READY, pid=os.getpid(), jax_version=self.jax.__version__, device=str(self.jax.devices()[0]))
+        send(protocol.READY, pid=os.getpid(), jax_version=self.jax.__version__)
         handlers: dict[str, Callable[..., dict[str, Any]]] = {
             protocol.LOAD: self.load,
             protocol.CALL: self.call,
             protocol.GETATTR: self.get_attribute,
+            protocol.TRANSFORM: self.transform,
+            protocol.DESERIALIZE: self.deserialize,
         }
         while True:
             request = receive()
@@ -411,6 +524,15 @@ class Runtime:
         (length,) = protocol.FRAME.unpack(prefix)
         payload = _read_exactly(self.channel_in, length)
         return None if payload is None else protocol.unpack(payload, sender=protocol.HARNESS)
+
+
+def _static_option(value: Any) -> Any:
+    """A transformation's option: an int, None, or a tuple of them (lists become tuples)."""
+    if value is None or type(value) is int:
+        return value
+    if type(value) in (list, tuple) and len(value) <= 32:
+        return tuple(_static_option(item) for item in value)
+    raise ValueError(f"a transformation option must be an int, None or a tuple of them, not {type(value).__name__}")
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:

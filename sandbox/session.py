@@ -139,7 +139,7 @@ class SandboxSession:
                 raise SandboxStartFailed(f"the sandbox did not start: it sent {op!r} instead of ready")
             self._ready = fields
             self.started_at = time.monotonic()
-            self.info.update({key: str(fields.get(key, ""))[:200] for key in ("device", "jax_version")})
+            self.info["jax_version"] = str(fields.get("jax_version", ""))[:200]
         return self._ready
 
     def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
@@ -147,7 +147,11 @@ class SandboxSession:
         self.wait_ready()
         deadline = self._deadline(self.limits.call_seconds)
         self._send(protocol.pack(op, **fields), deadline)
-        return self._receive(deadline)
+        reply_op, reply = self._receive(deadline)
+        if op == protocol.LOAD and reply_op == protocol.OK:
+            # The backend starts with the submission (a problem may ask for several CPU devices).
+            self.info["device"] = str(reply.get("device", ""))[:200]
+        return reply_op, reply
 
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""

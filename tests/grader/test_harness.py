@@ -63,7 +63,7 @@ def test_points_follow_the_weights(doubling):
 
 
 def test_the_same_submission_meets_the_same_examples(doubling):
-    wrong = "def double(x):\n    return x * 2 + (x.size > 4)\n"
+    wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
     first, second = grade(doubling, wrong), grade(doubling, wrong)
     messages = [t.message for t in first.tests]
     assert "Falsifying example" in "".join(messages) or "x=" in "".join(messages)
@@ -71,10 +71,10 @@ def test_the_same_submission_meets_the_same_examples(doubling):
 
 
 def test_failing_examples_are_shrunk(doubling):
-    report = grade(doubling, "def double(x):\n    return x * 2 + (x.size > 4)\n")
+    report = grade(doubling, "def double(x):\n    return x * 2 + (x.size > 2)\n")
     [failed] = [t for t in report.tests if t.name == "test_doubles"]
-    # The smallest failing input has exactly five zeros.
-    assert "Array([0., 0., 0., 0., 0.], dtype=float32)" in failed.message
+    # The smallest failing input has exactly three zeros.
+    assert "Array([0., 0., 0.], dtype=float32)" in failed.message
 
 
 def test_visible_only_skips_hidden_tests(doubling):

@@ -77,6 +77,31 @@ def apply(f, *args):
 def wide():
     jax.config.update("jax_enable_x64", True)
     return jnp.asarray(1.0, dtype=jnp.float64)
+
+def relu(x):
+    return jnp.maximum(x, 0)
+
+def cumsum(x):
+    return jax.lax.scan(lambda c, v: (c + v, c + v), jnp.zeros((), x.dtype), x)[1]
+
+def output_spec(spec):
+    return jax.eval_shape(lambda v: v.sum(axis=0), spec)
+
+def cache_by_shape(xs):
+    return {tuple(x.shape): jax.jit(jnp.sum).lower(x).compile() for x in xs}
+
+def serialized(x):
+    return jax.export.export(jax.jit(jnp.sin))(x).serialize()
+
+@jax.custom_jvp
+def softplus(x):
+    return jnp.logaddexp(x, 0.0)
+
+softplus.defjvp(lambda primals, tangents: (softplus(primals[0]), jax.nn.sigmoid(primals[0]) * tangents[0]))
+
+def replace_grad():
+    jax.grad = lambda f: (lambda x: "forged")
+    return 1
 """
 
 
@@ -256,3 +281,58 @@ def test_bfloat16_crosses_both_ways_as_jax_and_as_numpy(submission):
     assert type(as_numpy) is np.ndarray and as_numpy.dtype == jnp.bfloat16
     assert as_numpy.tobytes() == np.asarray(x).tobytes()
     assert submission.last_call.inputs == (((3,), "bfloat16"),)
+
+
+def test_transformations_run_in_the_sandbox_on_the_submission_s_function(submission):
+    x = jnp.asarray([-2.0, 0.5, 3.0], dtype=jnp.float32)
+    per_element = submission.transformed("relu", "grad", "vmap", "jit")
+    assert per_element.kind == "jitted"
+    assert_same_array(per_element(x), jnp.asarray([0.0, 1.0, 1.0], dtype=jnp.float32))
+    assert submission.last_call.events.trace_events >= 1  # jit traced vmap(grad(relu)) now
+    per_element(x)
+    assert submission.last_call.events.trace_events == 0  # the same signature: no new trace
+    batched = submission.transformed("relu", ("vmap", {"in_axes": 1}))
+    assert_same_array(batched(jnp.ones((2, 3)) * -1), jnp.zeros((3, 2)))
+
+
+def test_jaxprs_are_summarised_at_every_depth(submission):
+    summary = submission.jaxpr("cumsum", jnp.arange(5.0))
+    assert "scan" in summary.primitives and "add" in summary.all_primitives
+    assert summary.equations == len(summary.all_primitives) > len(summary.primitives)
+    assert "scan" in summary.text
+    with pytest.raises(ValueError, match="must come last"):
+        submission.transformed("relu", "make_jaxpr", "jit")
+    with pytest.raises(ValueError, match="not allowed"):
+        submission.transformed("relu", ("jit", {"donate_argnums": 0}))
+
+
+def test_shape_dtype_structs_bytes_and_shape_keyed_dicts_cross(submission):
+    spec = jax.ShapeDtypeStruct((100_000, 100_000), jnp.bfloat16)  # 20 GB if it were allocated
+    assert submission.output_spec(spec) == jax.ShapeDtypeStruct((100_000,), jnp.bfloat16)
+    cache = submission.cache_by_shape([jnp.ones(3), jnp.ones((2, 2)), jnp.ones(3)])
+    assert sorted(cache) == [(2, 2), (3,)] and all(exe.is_compiled for exe in cache.values())
+    blob = submission.serialized(jnp.ones(4))
+    assert type(blob) is bytes and len(blob) > 100
+
+
+def test_serialized_exports_are_deserialized_in_the_sandbox(submission):
+    exported = submission.deserialize_exported(submission.serialized(jnp.ones(4)))
+    assert_handle_kind(exported, "exported")
+    assert_same_array(exported.call(jnp.zeros(4)), jnp.zeros(4))
+    with pytest.raises(Exception):  # noqa: B017 - garbage is refused by JAX's own deserializer, in the sandbox
+        submission.deserialize_exported(b"\x00" * 64)
+
+
+def test_custom_derivative_functions_have_their_own_kind(submission):
+    assert_handle_kind(submission.transformed("softplus"), "custom_jvp")
+    assert submission.transformed("relu").kind == "function"
+    slope = submission.transformed("softplus", "grad")
+    assert_same_array(slope(jnp.asarray(1e4, dtype=jnp.float32)), jnp.asarray(1.0, dtype=jnp.float32))
+
+
+def test_a_submission_cannot_replace_what_tests_apply():
+    with SandboxSession(BwrapBackend()) as session:
+        proxy = SubmissionProxy.load(session, textwrap.dedent(SOURCE), "submission.py")
+        assert proxy.replace_grad() == 1
+        slope = proxy.transformed("relu", "grad")  # JAX's grad, not the submission's
+        assert_same_array(slope(jnp.asarray(2.0)), jnp.asarray(1.0))

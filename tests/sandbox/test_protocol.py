@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sandbox import protocol
-from sandbox.protocol import ArrayValue, FunctionSource, HandleRef, ProtocolError
+from sandbox.protocol import ArrayValue, FunctionSource, HandleRef, ProtocolError, ShapeDtype
 
 
 def roundtrip(sender=protocol.SANDBOX, **fields):
@@ -34,6 +34,53 @@ def test_arrays_roundtrip_exactly(dtype):
     assert fields["value"].origin == "jax"
     assert fields["value"].array.dtype == array.dtype
     np.testing.assert_array_equal(fields["value"].array, array)
+
+
+def test_bytes_shape_dtypes_and_dicts_keyed_by_shapes_roundtrip():
+    value = {
+        (2, 3): "by shape",
+        (): "scalar",
+        1: None,
+        "blob": b"\x00\xffjax",
+        "grown": bytearray(b"xy"),
+        "spec": ShapeDtype((4, "n"), "bfloat16"),
+    }
+    for sender in (protocol.SANDBOX, protocol.HARNESS):
+        _, fields = roundtrip(sender, value=value)
+        decoded = fields["value"]
+        assert decoded[(2, 3)] == "by shape" and decoded[()] == "scalar" and decoded[1] is None
+        assert decoded["blob"] == b"\x00\xffjax" and type(decoded["blob"]) is bytes
+        assert decoded["grown"] == b"xy"
+        assert decoded["spec"] == ShapeDtype((4, "n"), "bfloat16")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"$": "shape_dtype", "shape": [2], "dtype": "object"},
+        {"$": "shape_dtype", "shape": [2], "dtype": "<U3"},
+        {"$": "shape_dtype", "shape": [-1], "dtype": "float32"},
+        {"$": "shape_dtype", "shape": [1.5], "dtype": "float32"},
+        {"$": "shape_dtype", "shape": [2] * 40, "dtype": "float32"},
+        {"$": "shape_dtype", "shape": "22", "dtype": "float32"},
+        {"$": "dict", "items": [[[1, 2], "a list is not a key"]]},
+        {"$": "dict", "items": [[{"$": "array", "buffer": 0, "origin": "jax"}, 1]]},
+        {"$": "bytes", "buffer": 3},
+    ],
+)
+def test_malformed_new_values_are_refused(value):
+    with pytest.raises(ProtocolError):
+        protocol.unpack(_payload({"op": "ok", "fields": {"v": value}, "buffers": [0]}))
+
+
+def test_a_buffer_serves_one_value_only():
+    header = {
+        "op": "ok",
+        "fields": {"a": {"$": "bytes", "buffer": 0}, "b": {"$": "bytes", "buffer": 0}},
+        "buffers": [2],
+    }
+    with pytest.raises(ProtocolError, match="reused"):
+        protocol.unpack(_payload(header, b"ab"))
 
 
 def test_handles_and_functions_roundtrip():

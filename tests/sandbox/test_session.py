@@ -36,11 +36,24 @@ def value_of(source: str, name: str = "probe"):
     return reply["value"]
 
 
-def test_the_runtime_reports_ready_with_its_device():
+def test_the_runtime_reports_its_device_once_a_submission_loads():
     with SandboxSession(BwrapBackend()) as session:
-        ready = session.wait_ready()
-        assert ready["device"].startswith("cpu")
-        assert session.info["backend"] == "bwrap"
+        assert session.wait_ready()["jax_version"]
+        op, reply = session.request("load", source="x = 1\n", filename="s.py")
+        assert op == "ok" and reply["devices"] == 1
+        assert session.info["device"].startswith("cpu") and session.info["backend"] == "bwrap"
+
+
+def test_a_problem_can_ask_for_several_host_cpu_devices():
+    with SandboxSession(BwrapBackend()) as session:
+        source = "import jax\ndef probe():\n    return [d.platform for d in jax.devices()]\n"
+        op, reply = session.request("load", source=source, filename="s.py", cpu_devices=4)
+        assert op == "ok" and reply["devices"] == 4
+        op, reply = call(session, "probe")
+        assert op == "ok" and reply["value"] == ["cpu"] * 4
+    with SandboxSession(BwrapBackend()) as session:
+        op, reply = session.request("load", source="x = 1\n", filename="s.py", cpu_devices=99)
+        assert op == "error" and "cpu_devices" in reply["message"]
 
 
 def test_project_files_are_invisible():
