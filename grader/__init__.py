@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from grader.proxy import (
         CallRecord,
         JaxEvents,
+        JaxprSummary,
         PortableFunction,
         RaisedBySubmission,
         RemoteHandle,
@@ -55,6 +56,7 @@ _LOCATIONS = {
     "grader.proxy": (
         "CallRecord",
         "JaxEvents",
+        "JaxprSummary",
         "PortableFunction",
         "RaisedBySubmission",
         "RemoteHandle",
@@ -80,6 +82,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CallRecord",
     "JaxEvents",
+    "JaxprSummary",
     "JnpProgram",
     "PortableFunction",
     "Problem",

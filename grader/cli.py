@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check that references pass and wrong solutions fail")
     validate.add_argument("problems", nargs="*", help="problem slugs or notebooks (default: all)")
     validate.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
+    validate.add_argument(
+        "--jobs", type=int, metavar="N", help="problems validated at once (default: one a core, at most 4)"
+    )
 
     show = commands.add_parser("show", help="print the student's view of a problem as Markdown")
     show.add_argument("problem", help="problem slug or notebook path")
@@ -67,7 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "validate":
             from grader.validate import validate_problems
 
-            return EXIT_ACCEPTED if validate_problems(args.problems, backend_name=args.backend) else EXIT_NOT_ACCEPTED
+            return (
+                EXIT_ACCEPTED
+                if validate_problems(args.problems, backend_name=args.backend, jobs=args.jobs)
+                else EXIT_NOT_ACCEPTED
+            )
         print(load_problem(args.problem).student_markdown(), end="")
         return EXIT_ACCEPTED
     except (ProblemError, SubmissionInputError, BackendUnavailable, ReferenceSolutionError, GradingSecretError) as exc:

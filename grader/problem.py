@@ -109,6 +109,24 @@ class Problem:
             view.cells.append(public)
         return view
 
+    def runnable_notebook(self) -> tuple[Any, list[int]]:
+        """The notebook as an instructor runs it: the reference solution in place of the starter,
+        no hidden tests, no outputs; and, for each of its cells, that cell's index in the problem."""
+        view = nbformat.v4.new_notebook()
+        view.metadata = copy.deepcopy(self.notebook.metadata)
+        indices = []
+        for index, cell in enumerate(self.notebook.cells):
+            if "hidden-tests" in _tags(cell):
+                continue
+            runnable = copy.deepcopy(cell)
+            if runnable.cell_type == "code":
+                runnable.outputs, runnable.execution_count = [], None
+                if "starter" in _tags(cell):
+                    runnable.source = self.reference_solution.read_text()
+            view.cells.append(runnable)
+            indices.append(index)
+        return view, indices
+
     def public_metadata(self) -> dict[str, Any]:
         return {
             "slug": self.slug,

@@ -119,13 +119,17 @@ class JnpProgram:
 
 
 @st.composite
-def jnp_programs(draw: st.DrawFn, *, max_steps: int = 5) -> JnpProgram:
-    """Functions of one or two float32 vectors, chaining 1 to ``max_steps`` jnp operations."""
+def jnp_programs(
+    draw: st.DrawFn, *, min_steps: int = 1, max_steps: int = 5, mixed_shapes: bool = False
+) -> JnpProgram:
+    """Functions of one or two float32 vectors, chaining ``min_steps`` to ``max_steps`` jnp
+    operations. With ``mixed_shapes``, the second argument may also be a 0-d array or a
+    vector of one element (broadcast against the first)."""
     arity = draw(st.integers(1, 2))
     names = ["x", "y"][:arity]
     lines = [f"def f({', '.join(names)}):"]
     current = "x"
-    for step in range(draw(st.integers(1, max_steps))):
+    for step in range(draw(st.integers(min_steps, max_steps))):
         if arity == 2 and draw(st.booleans()):
             template = draw(st.sampled_from(BINARY_STEPS))
         else:
@@ -135,5 +139,6 @@ def jnp_programs(draw: st.DrawFn, *, max_steps: int = 5) -> JnpProgram:
     lines.append(f"    return {current}")
     size = draw(st.integers(1, 8))
     element = st.floats(-3, 3, allow_nan=False, allow_subnormal=False, width=32)
-    args = tuple(jax.device_put(draw(hnp.arrays(np.float32, (size,), elements=element))) for _ in names)
+    shapes = [(size,), draw(st.sampled_from([(size,), (), (1,)]) if mixed_shapes else st.just((size,)))]
+    args = tuple(jax.device_put(draw(hnp.arrays(np.float32, shape, elements=element))) for shape in shapes[:arity])
     return JnpProgram(PortableFunction("\n".join(lines) + "\n"), args)

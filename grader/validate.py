@@ -1,20 +1,32 @@
-"""Problem validation: the reference passes, the starter fails, every wrong solution fails.
+"""Problem validation: the reference passes, the starter fails, every wrong solution fails,
+and the notebook runs as Jupyter runs it.
 
 A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT``;
-without one, any verdict but ``accepted`` will do.
+without one, any verdict but ``accepted`` will do. The notebook is executed with nbclient and
+an IPython kernel, with the reference solution in place of the starter and without the hidden
+tests (the worked example, the solution and the visible tests' definitions must all run).
+Problems are validated in parallel, one process and one warm sandbox pool each.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+import nbclient
+import nbclient.exceptions
+from jupyter_client.manager import KernelManager
 
 from grader.harness import grade_submission
-from grader.problem import Problem, all_problems, load_problem
+from grader.problem import REPO_ROOT, Problem, all_problems, load_problem
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
@@ -33,7 +45,7 @@ class Check:
     verdict: Verdict
     ok: bool
     detail: str
-    report: Report
+    report: Report | None
 
 
 def expected_verdict(path: Path) -> Verdict | None:
@@ -41,10 +53,45 @@ def expected_verdict(path: Path) -> Verdict | None:
     return Verdict(match.group(1)) if match else None
 
 
-def validate_problem(problem: Problem, backend: Backend) -> list[Check]:
-    """Grade the reference, the starter and every wrong solution of one problem."""
+NOTEBOOK_TIMEOUT_S = 120  # per cell
+
+
+def validate_problem(problem: Problem, backend: Backend, *, run_notebook: bool = True) -> list[Check]:
+    """Grade the reference, the starter and every wrong solution of one problem, then run its notebook."""
     with SandboxPool(backend, replace_early=True) as pool:
-        return _validate(problem, pool)
+        checks = _validate(problem, pool)
+    if run_notebook:
+        checks.append(notebook_check(problem))
+    return checks
+
+
+def notebook_check(problem: Problem) -> Check:
+    """Run the problem's notebook with nbclient; the check names the cell that failed."""
+    notebook, indices = problem.runnable_notebook()
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-kernel-") as sockets:
+        # The kernel talks over Unix sockets in a private directory, not over TCP ports.
+        manager = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
+        client = nbclient.NotebookClient(
+            notebook,
+            km=manager,
+            timeout=NOTEBOOK_TIMEOUT_S,
+            resources={"metadata": {"path": str(REPO_ROOT)}},  # so that cells can import grader
+        )
+        return _executed(problem, client, notebook, indices)
+
+
+def _executed(problem: Problem, client: nbclient.NotebookClient, notebook: Any, indices: list[int]) -> Check:
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as exc:
+        failed = _first_failed_cell(notebook)
+        where = f"cell {indices[failed]}" if failed is not None else "a cell"
+        detail = f"{problem.path.name}: {where} failed under nbclient: {exc.ename}: {exc.evalue}"
+        return Check(problem.slug, "notebook", Verdict.RUNTIME_ERROR, False, detail[:2000], None)
+    except (nbclient.exceptions.CellTimeoutError, nbclient.exceptions.DeadKernelError, RuntimeError) as exc:
+        detail = f"{problem.path.name}: the notebook did not run under nbclient: {exc}"
+        return Check(problem.slug, "notebook", Verdict.RUNTIME_ERROR, False, detail[:2000], None)
+    return Check(problem.slug, "notebook", Verdict.ACCEPTED, True, "", None)
 
 
 def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
@@ -69,16 +116,51 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     return checks
 
 
-def validate_problems(names: Sequence[str], *, backend_name: str | None = None, out: TextIO = sys.stdout) -> bool:
-    """Validate the named problems (all when none are named); print one line per check."""
-    backend = get_backend(backend_name)
+def _first_failed_cell(notebook: Any) -> int | None:
+    for number, cell in enumerate(notebook.cells):
+        if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
+            return number
+    return None
+
+
+def default_jobs() -> int:
+    """Problems validated at once: one a core (each grading is mostly one busy process), at most 4."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
+def _validate_path(path: Path, backend_name: str | None) -> list[Check]:
+    return validate_problem(load_problem(path), get_backend(backend_name))
+
+
+def validated(
+    problems: Sequence[Problem], *, backend_name: str | None = None, jobs: int | None = None
+) -> Iterator[list[Check]]:
+    """The checks of each problem, in order, ``jobs`` problems at a time."""
+    jobs = max(1, min(jobs or default_jobs(), len(problems)))
+    # Workers are spawned, not forked: this process may already run JAX's threads.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
+        yield from executor.map(_validate_path, [p.path for p in problems], [backend_name] * len(problems))
+
+
+def validate_problems(
+    names: Sequence[str], *, backend_name: str | None = None, jobs: int | None = None, out: TextIO = sys.stdout
+) -> bool:
+    """Validate the named problems (all when none are named); print one line per check,
+    problem by problem in order."""
+    get_backend(backend_name)  # an unusable backend fails here, once, with a clear error
     problems = [load_problem(name) for name in names] if names else all_problems()
+    return _print_checks(validated(problems, backend_name=backend_name, jobs=jobs), out)
+
+
+def _print_checks(results: Iterable[list[Check]], out: TextIO) -> bool:
     all_ok = True
-    for problem in problems:
-        for check in validate_problem(problem, backend):
+    for checks in results:
+        for check in checks:
             all_ok &= check.ok
             mark = "ok  " if check.ok else "FAIL"
             print(f"{mark} {check.problem:<20} {check.label:<32} {check.verdict}", file=out)
             if not check.ok:
                 print(f"     {check.detail}", file=out)
+        out.flush()
     return all_ok
