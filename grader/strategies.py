@@ -119,9 +119,7 @@ class JnpProgram:
 
 
 @st.composite
-def jnp_programs(
-    draw: st.DrawFn, *, min_steps: int = 1, max_steps: int = 5, mixed_shapes: bool = False
-) -> JnpProgram:
+def jnp_programs(draw: st.DrawFn, *, min_steps: int = 1, max_steps: int = 5, mixed_shapes: bool = False) -> JnpProgram:
     """Functions of one or two float32 vectors, chaining ``min_steps`` to ``max_steps`` jnp
     operations. With ``mixed_shapes``, the second argument may also be a 0-d array or a
     vector of one element (broadcast against the first)."""
