@@ -1,12 +1,47 @@
 import json
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from grader.problem import ProblemError, all_problems, load_problem
+from grader.harness import grade_submission
+from grader.problem import ProblemError, all_problems, load_problem, problems_dir
+from grader.source import read_submission
+from sandbox.backends import BwrapBackend
+from sandbox.session import SandboxSession
 
-BUNDLED = ("aot_compiled_sum", "compile_for", "jaxpr_primitives")
+# The problem set of the course: slug -> (difficulty, category).
+PROBLEM_SET = {
+    "jaxpr_primitives": ("easy", "tracing"),
+    "jit_wrapped_jaxpr": ("medium", "tracing"),
+    "eval_output_shape": ("easy", "tracing"),
+    "count_traces": ("medium", "caching"),
+    "aot_compiled_sum": ("hard", "primitives"),
+    "compile_for": ("medium", "primitives"),
+    "stablehlo_text": ("easy", "primitives"),
+    "lower_abstract": ("medium", "primitives"),
+    "compiled_flops": ("medium", "performance"),
+    "shape_bound_cache": ("medium", "primitives"),
+    "compile_batched": ("medium", "primitives"),
+    "compiled_grad": ("medium", "primitives"),
+    "static_power": ("medium", "caching"),
+    "jit_once": ("medium", "caching"),
+    "predict": ("easy", "compilation"),
+    "relu_jittable": ("easy", "control-flow"),
+    "positive_sum": ("easy", "control-flow"),
+    "loop_sum_squares": ("medium", "control-flow"),
+    "scan_cumsum": ("medium", "control-flow"),
+    "batched_dot": ("easy", "transformations"),
+    "jit_vmap_grad": ("easy", "transformations"),
+    "value_and_grad_of": ("easy", "transformations"),
+    "per_example_grads": ("hard", "transformations"),
+    "stable_softplus": ("hard", "transformations"),
+    "export_poly_sum": ("hard", "export"),
+    "export_roundtrip": ("hard", "export"),
+    "sharded_sum": ("hard", "parallelism"),
+}
+BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
 
 @pytest.mark.parametrize("slug", BUNDLED)
@@ -19,12 +54,33 @@ def test_bundled_problems_load_with_all_sections(slug):
         assert f"## {section}" in problem.statement
 
 
-def test_the_bundled_problems_are_the_three_of_the_issue():
+def test_the_bundled_problems_are_the_course_s_problem_set():
     problems = {p.slug: p for p in all_problems()}
-    assert set(problems) == set(BUNDLED)
-    assert problems["aot_compiled_sum"].difficulty == "hard"
-    assert problems["compile_for"].difficulty == "medium"
-    assert problems["jaxpr_primitives"].category == "tracing"
+    assert {slug: (p.difficulty, p.category) for slug, p in problems.items()} == PROBLEM_SET
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_hidden_tests_and_the_reference_never_enter_the_sandbox(slug, monkeypatch):
+    problem = load_problem(slug)
+    sent: list[bytes] = []
+    original_send = SandboxSession._send
+
+    def recording_send(session, frame, deadline):
+        sent.append(frame)
+        original_send(session, frame, deadline)
+
+    monkeypatch.setattr(SandboxSession, "_send", recording_send)
+    # A wrong solution: every hidden test runs and compares with the reference.
+    wrong = problem.wrong_solutions()[0]
+    report = grade_submission(problem, read_submission(wrong), backend=BwrapBackend())
+    assert not report.accepted and any(test.hidden for test in report.tests)
+    channel = b"".join(sent).decode("utf-8", errors="replace")
+    hidden_names = re.findall(r"^def (test_\w+)", problem.hidden_tests, re.MULTILINE)
+    assert hidden_names and [name for name in hidden_names if name in channel] == []
+    submitted = wrong.read_text()
+    reference_lines = {line.strip() for line in problem.reference_solution.read_text().splitlines()}
+    distinctive = [line for line in reference_lines if len(line) > 12 and line not in submitted]
+    assert distinctive and [line for line in distinctive if line in channel] == []
 
 
 @pytest.mark.parametrize("slug", BUNDLED)
