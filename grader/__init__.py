@@ -38,7 +38,16 @@ if TYPE_CHECKING:
     from grader.reference import load_reference
     from grader.report import Report, TestResult
     from grader.source import SubmissionInputError, SubmissionSource, read_submission, source_from_text
-    from grader.strategies import JnpProgram, arrays, dtypes_other_than, jnp_programs, shapes_other_than
+    from grader.strategies import (
+        DEFAULT_DTYPES,
+        FLOAT_DTYPES,
+        INT_DTYPES,
+        JnpProgram,
+        arrays,
+        dtypes_other_than,
+        jnp_programs,
+        shapes_other_than,
+    )
     from grader.verdicts import Verdict
 
 _LOCATIONS = {
@@ -66,7 +75,16 @@ _LOCATIONS = {
     ),
     "grader.report": ("Report", "TestResult"),
     "grader.source": ("SubmissionInputError", "SubmissionSource", "read_submission", "source_from_text"),
-    "grader.strategies": ("JnpProgram", "arrays", "dtypes_other_than", "jnp_programs", "shapes_other_than"),
+    "grader.strategies": (
+        "DEFAULT_DTYPES",
+        "FLOAT_DTYPES",
+        "INT_DTYPES",
+        "JnpProgram",
+        "arrays",
+        "dtypes_other_than",
+        "jnp_programs",
+        "shapes_other_than",
+    ),
     "grader.verdicts": ("Verdict",),
 }
 _MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
@@ -80,6 +98,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "DEFAULT_DTYPES",
+    "FLOAT_DTYPES",
+    "INT_DTYPES",
     "CallRecord",
     "JaxEvents",
     "JaxprSummary",

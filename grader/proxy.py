@@ -236,6 +236,9 @@ class PortableFunction:
         namespace: dict[str, Any] = {"jax": jax, "jnp": jnp, "np": np}
         exec(compile(source, f"<function {name}>", "exec"), namespace)
         self.function: Callable[..., Any] = namespace[name]
+        # Named like the function it wraps (JAX names jitted modules after it: jit_f), and
+        # with its signature (inspect follows __wrapped__).
+        functools.update_wrapper(self, self.function)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.function(*args, **kwargs)

@@ -218,7 +218,7 @@ class SandboxSession:
         try:
             raw = fcntl.ioctl(self.process.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
             pending = struct.unpack("i", raw)[0]
-        except OSError:
+        except (OSError, ValueError):  # the sandbox is gone and its pipe closed: nothing pending
             pending = 0
         target, deadline = self._stderr_total + pending, time.monotonic() + 0.2
         while self._stderr_total < target and time.monotonic() < deadline and self._stderr_thread.is_alive():

@@ -188,3 +188,11 @@ def test_a_run_of_the_visible_tests_has_no_hidden_output(doubling):
     code = "def double(x):\n    print('called')\n    return x * 2\n"
     report = grade(doubling, code, include_hidden=False)
     assert report.output.count("called") == 1 and report.hidden_output == ""
+
+
+def test_a_sandbox_that_dies_during_the_visible_tests_keeps_its_verdict(doubling):
+    # The visible test's call kills the sandbox; the hidden tests then start on a closed pipe.
+    code = "import os, signal\n\ndef double(x):\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+    report = grade(doubling, code)
+    assert report.verdict == "runtime_error", report.message
+    assert any("SIGKILL" in test.message for test in report.tests), [t.message for t in report.tests]

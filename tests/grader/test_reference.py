@@ -1,5 +1,6 @@
 import types
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -54,3 +55,18 @@ def test_inputs_without_a_key_are_never_cached():
     reference.identity(marker)
     assert len(calls) == 2
     assert repr(reference) == "reference"
+
+
+def test_results_holding_compiled_executables_come_back_without_a_deep_copy():
+    module = types.ModuleType("cache_test_three")
+    module.cache = lambda x: {tuple(x.shape): jax.jit(jnp.sum).lower(x).compile()}  # type: ignore[attr-defined]
+    reference = ReferenceSolution(module)
+    first, second = reference.cache(jnp.ones(3)), reference.cache(jnp.ones(3))
+    assert first is not second and first[(3,)] is second[(3,)]  # the same executable, a fresh dict
+    assert float(first[(3,)](jnp.ones(3))) == 3.0
+
+
+def test_portable_functions_carry_their_name_into_jax():
+    f = PortableFunction("def f(x):\n    return x * 2\n")
+    assert getattr(f, "__name__", None) == "f"
+    assert "@jit_f" in jax.jit(f).lower(jnp.ones(2)).as_text()
