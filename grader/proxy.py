@@ -423,9 +423,13 @@ class SubmissionProxy:
             raise _submission_exception_class(RuntimeError)(f"{function} is not a function")
         return handle
 
-    def jaxpr(self, function: str | RemoteHandle, *args: Any, **kwargs: Any) -> JaxprSummary:
-        """``jax.make_jaxpr(function)(*args)`` made in the sandbox, as a ``JaxprSummary``."""
-        return JaxprSummary.from_wire(self.transformed(function, "make_jaxpr")(*args, **kwargs))
+    def jaxpr(
+        self, function: str | RemoteHandle, *args: Any, static_argnums: tuple[int, ...] = (), **kwargs: Any
+    ) -> JaxprSummary:
+        """``jax.make_jaxpr(function, static_argnums=...)(*args)`` made in the sandbox, as a
+        ``JaxprSummary``."""
+        make_jaxpr = ("make_jaxpr", {"static_argnums": tuple(static_argnums)})
+        return JaxprSummary.from_wire(self.transformed(function, make_jaxpr)(*args, **kwargs))
 
     def deserialize_exported(self, data: bytes) -> RemoteHandle:
         """``jax.export.deserialize(data)`` run in the sandbox: untrusted bytes never become

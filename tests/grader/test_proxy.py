@@ -300,6 +300,12 @@ def test_jaxprs_are_summarised_at_every_depth(submission):
     assert "scan" in summary.primitives and "add" in summary.all_primitives
     assert summary.equations == len(summary.all_primitives) > len(summary.primitives)
     assert "scan" in summary.text
+    unrolled = submission.jaxpr(
+        "apply", PortableFunction("def f(v):\n    return v + 1\n"), jnp.ones(2), static_argnums=(0,)
+    )
+    assert unrolled.primitives == ("add",)
+    static = submission.jaxpr("divide", jnp.ones(2), 2.0, static_argnums=(1,))
+    assert static.primitives == ("div",) and "f32[2]" in static.text
     with pytest.raises(ValueError, match="must come last"):
         submission.transformed("relu", "make_jaxpr", "jit")
     with pytest.raises(ValueError, match="not allowed"):

@@ -1,0 +1,8 @@
+"""Takes the diagonal of a @ b.T: the right numbers, from an n-by-n product and no batched dot."""
+# expect: wrong_answer
+
+import jax.numpy as jnp
+
+
+def batched_dot(a, b):
+    return jnp.diagonal(a @ b.T)

@@ -1,0 +1,8 @@
+"""Sums the elementwise products: right for floats, but jnp.sum widens int8 and int16 to int32, and there is no dot."""
+# expect: wrong_answer
+
+import jax.numpy as jnp
+
+
+def batched_dot(a, b):
+    return jnp.sum(a * b, axis=1)

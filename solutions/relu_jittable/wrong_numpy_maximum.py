@@ -1,0 +1,8 @@
+"""Uses np.maximum: a NumPy array comes back, and traced values cannot be turned into NumPy at all."""
+# expect: runtime_error
+
+import numpy as np
+
+
+def relu_jittable(x):
+    return np.maximum(x, 0)
