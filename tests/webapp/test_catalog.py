@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from grader.problem import load_problem
+from grader.problem import all_problems, load_problem
 from webapp.catalog.markdown import render_markdown
 
 pytestmark = pytest.mark.django_db
@@ -9,18 +9,27 @@ pytestmark = pytest.mark.django_db
 
 def test_the_list_shows_every_bundled_problem_with_difficulty_and_tags(client, catalog):
     page = client.get(reverse("catalog:list")).content.decode()
-    for slug in ("aot_compiled_sum", "compile_for", "jaxpr_primitives"):
-        assert reverse("catalog:detail", args=[slug]) in page
+    for problem in all_problems():
+        assert reverse("catalog:detail", args=[problem.slug]) in page
     assert 'class="hard"' in page and ">aot<" in page
+
+
+def test_the_list_runs_from_easy_to_hard_then_by_title(client, catalog):
+    problems = client.get(reverse("catalog:list")).context["problems"]
+    rank = {"easy": 0, "medium": 1, "hard": 2}
+    keys = [(rank[p.difficulty], p.title) for p in problems]
+    assert keys == sorted(keys) and len(keys) == len(all_problems())
 
 
 def test_the_list_filters_by_search_difficulty_and_tag(client, catalog):
     def slugs(**query):
         return {p.slug for p in client.get(reverse("catalog:list"), query).context["problems"]}
 
-    assert slugs(q="jaxpr") == {"jaxpr_primitives"}
-    assert slugs(difficulty="medium") == {"compile_for"}
-    assert slugs(tag="aot") == {"aot_compiled_sum", "compile_for"}
+    problems = all_problems()
+    assert slugs(q="primitives of a jaxpr") == {"jaxpr_primitives"}  # a title
+    assert slugs(q="compile_for") == {"compile_for"}  # a slug
+    assert slugs(difficulty="medium") == {p.slug for p in problems if p.difficulty == "medium"}
+    assert slugs(tag="aot") == {p.slug for p in problems if "aot" in p.tags} >= {"aot_compiled_sum", "compile_for"}
 
 
 def test_anonymous_visitors_read_the_statement_and_are_asked_to_sign_in(client, catalog):

@@ -31,7 +31,16 @@ class Problem(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ("difficulty", "title")
+        # Easy, then medium, then hard (not alphabetical), then by title.
+        ordering = (
+            models.Case(
+                models.When(difficulty="easy", then=0),
+                models.When(difficulty="medium", then=1),
+                default=2,
+                output_field=models.IntegerField(),
+            ),
+            "title",
+        )
 
     def __str__(self) -> str:
         return self.slug
