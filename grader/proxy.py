@@ -112,7 +112,7 @@ def submission_exception(type_name: str, builtin_name: str, message: str, remote
     return exc
 
 
-Signature = tuple[tuple[tuple[int, ...], str], ...]
+Signature = tuple[tuple[tuple[int | str, ...], str], ...]
 
 
 def signature_of(value: Any) -> Signature:
@@ -163,7 +163,7 @@ class StageRecord:
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)):
                 return None
             shape, dtype = entry
-            if len(shape) > 32 or not all(type(n) is int and 0 <= n < 2**40 for n in shape):
+            if len(shape) > 32 or not all(_is_dimension(n) for n in shape):
                 return None
             if not isinstance(dtype, str) or len(dtype) > 32:
                 return None
@@ -525,6 +525,11 @@ class SubmissionProxy:
         if isinstance(value, dict):
             return {key: self._from_wire(item) for key, item in value.items()}
         return value
+
+
+def _is_dimension(value: Any) -> bool:
+    """A recorded dimension: a size, or the name of a symbolic dimension of an export."""
+    return (type(value) is int and 0 <= value < 2**40) or (type(value) is str and 0 < len(value) <= 64)
 
 
 def _text(value: Any, default: str) -> str:

@@ -142,7 +142,11 @@ class Runtime:
         """Shapes and dtypes of the array leaves of ``tree`` (arguments, or ``args_info``)."""
         leaves = self.jax.tree_util.tree_leaves(tree)
         found = [leaf for leaf in leaves if hasattr(leaf, "shape") and hasattr(leaf, "dtype")]
-        return [[[int(n) for n in leaf.shape], str(leaf.dtype)] for leaf in found[:MAX_SIGNATURE_LEAVES]]
+        # A symbolic dimension (of a jax.export shape) is recorded by its name.
+        return [
+            [[n if type(n) is int else str(n)[:64] for n in leaf.shape], str(leaf.dtype)]
+            for leaf in found[:MAX_SIGNATURE_LEAVES]
+        ]
 
     def _track(self, value: Any, number: int) -> None:
         if len(self.tracked) < MAX_TRACKED_OBJECTS:

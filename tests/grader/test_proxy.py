@@ -18,6 +18,7 @@ from grader.proxy import (
     submission_exception,
 )
 from sandbox.backends import BwrapBackend
+from sandbox.protocol import ShapeDtype
 from sandbox.session import SandboxSession
 
 SOURCE = """
@@ -98,6 +99,10 @@ def softplus(x):
     return jnp.logaddexp(x, 0.0)
 
 softplus.defjvp(lambda primals, tangents: (softplus(primals[0]), jax.nn.sigmoid(primals[0]) * tangents[0]))
+
+def poly_export():
+    spec = jax.ShapeDtypeStruct(jax.export.symbolic_shape("n"), jnp.float32)
+    return jax.export.export(jax.jit(jnp.sum))(spec)
 
 def replace_grad():
     jax.grad = lambda f: (lambda x: "forged")
@@ -342,3 +347,13 @@ def test_a_submission_cannot_replace_what_tests_apply():
         assert proxy.replace_grad() == 1
         slope = proxy.transformed("relu", "grad")  # JAX's grad, not the submission's
         assert_same_array(slope(jnp.asarray(2.0)), jnp.asarray(1.0))
+
+
+def test_exports_with_symbolic_shapes_are_recorded_by_dimension_name(submission):
+    exported = submission.poly_export()
+    assert_handle_kind(exported, "exported")
+    [lowering] = [record for record in submission.last_call.events.stages if record.stage == "lower"]
+    assert lowering.signature == ((("n",), "float32"),)
+    assert exported.in_avals == (ShapeDtype(("n",), "float32"),)
+    for length in (1, 7, 1000):
+        assert_same_array(exported.call(jnp.ones(length)), jnp.asarray(float(length)))
