@@ -1,0 +1,13 @@
+"""Shape from jax.eval_shape, dtype from NumPy's promotion of the input dtypes.
+
+jnp's rules differ: sums of small ints, means of ints, products with Python floats.
+"""
+# expect: wrong_answer
+
+import jax
+import numpy as np
+
+
+def eval_output_shape(f, *specs):
+    out = jax.eval_shape(f, *specs)
+    return jax.ShapeDtypeStruct(out.shape, np.result_type(*(spec.dtype for spec in specs)))
