@@ -1,0 +1,16 @@
+"""One jax.grad per example in a Python loop, stacked: right values, but the program is unrolled per example."""
+# expect: wrong_answer
+
+import jax
+import jax.numpy as jnp
+
+
+def squared_error(w, x, y):
+    return (x @ w - y) ** 2
+
+
+def per_example_grads(w, xs, ys):
+    rows = [jax.grad(squared_error)(w, xs[i], ys[i]) for i in range(xs.shape[0])]
+    if not rows:
+        return jnp.zeros(xs.shape, dtype=w.dtype)
+    return jnp.stack(rows)
