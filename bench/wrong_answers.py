@@ -17,9 +17,8 @@ import statistics
 import time
 from pathlib import Path
 
-from bench.stats import BUNDLED_PROBLEMS
 from grader.harness import enable_compilation_cache, grade_submission
-from grader.problem import Problem, load_problem
+from grader.problem import Problem, load_problem, problems_dir
 from grader.source import read_submission
 from sandbox.backends import Backend, get_backend
 from sandbox.pool import SandboxPool
@@ -52,7 +51,8 @@ def time_grading(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--problem", nargs="*", default=BUNDLED_PROBLEMS)
+    every_problem = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
+    parser.add_argument("--problem", nargs="*", default=every_problem, help="slugs (default: every problem)")
     parser.add_argument("--no-cold", action="store_true", help="time warm gradings only")
     args = parser.parse_args()
 
