@@ -1,4 +1,4 @@
-"""``python -m grader``: grade a submission, validate problems, show a problem.
+"""``python -m grader``: grade a submission, autograde a batch, validate problems, show a problem.
 
 Exit codes: 0 accepted (or all problems valid), 1 not accepted (or a problem invalid),
 2 usage or input error. Input errors print one line on stderr, never a traceback.
@@ -44,6 +44,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int, metavar="N", help="problems validated at once (default: one a core, at most 4)"
     )
 
+    autograde = commands.add_parser(
+        "autograde",
+        help="grade folders of student notebooks in parallel (for CI)",
+        description="Run every notebook as Jupyter runs it, in a sandbox, grade it, and write JSON reports, "
+        "JUnit XML, Gradescope results, gradebook CSVs and feedback notebooks. Exit status: 0 when every "
+        "notebook was graded (whatever its verdict), 1 when some could not be graded (internal_error), "
+        "2 on a usage error, 130 when interrupted (what was graded is written).",
+    )
+    autograde.add_argument("paths", nargs="+", metavar="PATH", help="notebooks, folders of notebooks, or globs")
+    autograde.add_argument("--problem", help="problem slug (default: each notebook's own metadata says)")
+    autograde.add_argument("--jobs", type=int, metavar="N", help="notebooks graded at once (default: the cores)")
+    autograde.add_argument("--out", metavar="DIR", help="where to write reports, JUnit, CSVs and feedback")
+    autograde.add_argument(
+        "--student-from",
+        choices=("file", "metadata"),
+        default="file",
+        help="the student's name: the file name (default) or the notebook's grader.student metadata",
+    )
+    autograde.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
+
     show = commands.add_parser("show", help="print the student's view of a problem as Markdown")
     show.add_argument("problem", help="problem slug or notebook path")
     return parser
@@ -56,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Start the sandbox before anything else: it imports JAX on its side while this
         # process imports nbformat, JAX, pytest and hypothesis and reads the problem.
         try:
-            session = SandboxSession(get_backend(args.backend))
+            session = SandboxSession(get_backend(args.backend), notebook=args.file.endswith(".ipynb"))
         except BackendUnavailable as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
@@ -67,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if session is not None:
             return grade(args, session)
+        if args.command == "autograde":
+            return autograde(args)
         if args.command == "validate":
             from grader.validate import validate_problems
 
@@ -87,6 +109,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             session.close()
 
 
+def autograde(args: argparse.Namespace) -> int:
+    import time
+
+    from grader.autograde import AutogradeUsageError, autograde, summary_table
+    from grader.problem import load_problem
+
+    if args.jobs is not None and args.jobs < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.problem:
+        load_problem(args.problem)  # an unknown slug is a usage error, before any work
+    get_backend(args.backend)  # likewise a backend this machine lacks
+    started = time.perf_counter()
+    try:
+        graded, finished = autograde(
+            args.paths,
+            problem=args.problem,
+            jobs=args.jobs,
+            out=Path(args.out) if args.out else None,
+            backend_name=args.backend,
+            student_from=args.student_from,
+        )
+    except AutogradeUsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(summary_table(graded, time.perf_counter() - started))
+    if args.out:
+        print(f"reports, junit.xml, results.csv, gradebook.csv and feedback notebooks are in {args.out}")
+    if not finished:
+        print(f"interrupted: {len(graded)} notebooks were graded and written", file=sys.stderr)
+        return 130
+    return EXIT_NOT_ACCEPTED if any(g.verdict == "internal_error" for g in graded) else EXIT_ACCEPTED
+
+
 def grade(args: argparse.Namespace, session: SandboxSession) -> int:
     from grader.harness import grade_submission
     from grader.problem import load_problem
@@ -97,7 +153,9 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
     if problem.sandbox_device == "gpu":
         # The sandbox started before the problem was known is a CPU one: trade it for a GPU one.
         session.close()
-        session = SandboxSession(get_backend(args.backend, device="gpu"), problem.sandbox_limits())
+        session = SandboxSession(
+            get_backend(args.backend, device="gpu"), problem.sandbox_limits(), notebook=source.is_notebook
+        )
 
     report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
     print(report.summary())

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import hypothesis
 import jax
+import nbformat
 import pytest
 
-from grader.plugin import HIDDEN_TESTS_FILE, GradingPlugin, explain_failure
+from grader.plugin import HIDDEN_TESTS_FILE, MAX_MESSAGE_CHARS, GradingPlugin, explain_failure
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import load_reference
@@ -31,6 +32,7 @@ from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
 from sandbox.backends import Backend, SandboxLimits, get_backend
+from sandbox.kernel import CellFailed
 from sandbox.session import SandboxSession
 
 VISIBLE_TESTS_FILE = "test_visible.py"
@@ -68,8 +70,12 @@ def grade_submission(
     started = time.perf_counter()
     enable_compilation_cache()
     report = Report(problem=problem.slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=problem.points)
+    if session is not None and source.is_notebook and session.kernel is None:
+        session.close()  # a sandbox started for a .py file has no kernel to run cells on
+        session = None
     try:
-        ast.parse(source.text, filename=source.filename)
+        if not source.is_notebook:  # a notebook's cells may hold magics: its kernel tells syntax errors
+            ast.parse(source.text, filename=source.filename)
     except SyntaxError as exc:
         if session is not None:
             session.close()
@@ -77,7 +83,9 @@ def grade_submission(
         report.message = f"syntax error in {source.filename}, line {exc.lineno}: {exc.msg}"
     else:
         limits = limits or problem.sandbox_limits()
-        session = session or SandboxSession(backend or get_backend(device=problem.sandbox_device), limits)
+        session = session or SandboxSession(
+            backend or get_backend(device=problem.sandbox_device), limits, notebook=source.is_notebook
+        )
         session.use_problem_limits(limits)
         with session:
             _grade_in_session(problem, source, session, include_hidden, report)
@@ -93,7 +101,16 @@ def _grade_in_session(
 ) -> None:
     reference = load_reference(problem)
     try:
-        proxy = SubmissionProxy.load(session, source.text, source.filename, cpu_devices=problem.cpu_devices)
+        if source.notebook is not None:
+            report.notebook = nbformat.reads(source.notebook, as_version=4)
+            proxy = SubmissionProxy.load_notebook(session, report.notebook, cpu_devices=problem.cpu_devices)
+        else:
+            proxy = SubmissionProxy.load(session, source.text, source.filename, cpu_devices=problem.cpu_devices)
+    except CellFailed as exc:
+        syntax = exc.error_type in ("SyntaxError", "IndentationError", "TabError")
+        report.verdict = Verdict.SYNTAX_ERROR if syntax else Verdict.RUNTIME_ERROR
+        report.message = f"{exc}\n{exc.traceback}"[:MAX_MESSAGE_CHARS]
+        return
     except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
         verdict, message = explain_failure(exc)
         report.verdict, report.message = verdict, f"while loading your code: {message}"

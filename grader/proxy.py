@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sandbox import protocol
+from sandbox.kernel import NotebookRun, run_notebook_cells
 from sandbox.session import SandboxError, SandboxSession
 
 # Durations the sandbox reports are believed up to this many seconds (far above any limit),
@@ -366,6 +367,7 @@ class SubmissionProxy:
         self.calls: list[CallRecord] = []
         self.tampering: list[str] = []
         self.devices = 0  # JAX devices the sandbox has (as it says)
+        self.notebook_run: NotebookRun | None = None  # how the cells ran, for a notebook
 
     @classmethod
     def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
@@ -373,6 +375,29 @@ class SubmissionProxy:
         CPU devices; raises what loading it raised."""
         proxy = cls(session)
         names = proxy._request(protocol.LOAD, "load", source=source, filename=filename, cpu_devices=cpu_devices)
+        proxy._names = (
+            frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
+        )
+        proxy.load_events = proxy.calls.pop().events
+        return proxy
+
+    @classmethod
+    def load_notebook(cls, session: SandboxSession, notebook: Any, *, cpu_devices: int = 1) -> SubmissionProxy:
+        """Run the notebook's cells on the kernel of ``session`` (a sandbox started for a
+        notebook) as Jupyter would; its functions are then what the cells defined.
+
+        ``notebook`` (an ``nbformat`` node) gets the cells' outputs; ``notebook_run`` says how
+        it went. Raises ``CellFailed`` for a cell that raised, like ``load`` otherwise.
+        """
+        proxy = cls(session)
+        runs: list[NotebookRun] = []
+        names = proxy._request(
+            protocol.NOTEBOOK,
+            "notebook",
+            meanwhile=lambda: runs.append(run_notebook_cells(session, notebook)),
+            cpu_devices=cpu_devices,
+        )
+        proxy.notebook_run = runs[0]
         proxy._names = (
             frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
         )
@@ -445,7 +470,7 @@ class SubmissionProxy:
     def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
 
-    def _request(self, op: str, label: str, **fields: Any) -> Any:
+    def _request(self, op: str, label: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any) -> Any:
         if self.tampering:
             raise TamperingDetected(self.tampering)
         if self._failure is not None:
@@ -455,7 +480,7 @@ class SubmissionProxy:
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
         try:
-            reply_op, reply = self._session.request(op, **fields)
+            reply_op, reply = self._session.request(op, meanwhile=meanwhile, **fields)
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
@@ -473,10 +498,10 @@ class SubmissionProxy:
                 _text(reply.get("message"), ""),
                 _text(reply.get("traceback"), ""),
             )
-        if op == protocol.LOAD:
+        if op in (protocol.LOAD, protocol.NOTEBOOK):
             devices = reply.get("devices")
             self.devices = devices if type(devices) is int else 0
-        answer = "names" if op == protocol.LOAD else "value"
+        answer = "names" if op in (protocol.LOAD, protocol.NOTEBOOK) else "value"
         if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
         return self._from_wire(reply[answer])

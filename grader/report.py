@@ -52,6 +52,9 @@ class Report:
     output: str = ""  # printed while loading and during visible tests: the student sees it
     hidden_output: str = ""  # printed while hidden tests ran: for staff only
     sandbox: dict[str, Any] = field(default_factory=dict)
+    # A notebook submission as it ran, with its cells' outputs (cleaned): the feedback
+    # notebook is made from it. Not part of the JSON report.
+    notebook: Any = field(default=None, repr=False, compare=False)
 
     @property
     def accepted(self) -> bool:
@@ -77,9 +80,14 @@ class Report:
         return json.dumps(self.to_dict(), indent=2, allow_nan=False)
 
     def to_junit_xml(self) -> str:
+        return ET.tostring(self.junit_suite(), encoding="unicode", xml_declaration=True)
+
+    def junit_suite(self, *, name: str | None = None, classname: str | None = None) -> ET.Element:
+        """The report as one JUnit ``testsuite`` (a batch of reports puts several in one file)."""
+        classname = classname or self.problem
         suite = ET.Element(
             "testsuite",
-            name=self.problem,
+            name=name or self.problem,
             tests=str(len(self.tests)),
             failures=str(sum(t.outcome == "failed" for t in self.tests)),
             errors=str(sum(t.outcome == "error" for t in self.tests)),
@@ -93,18 +101,16 @@ class Report:
         ):
             ET.SubElement(properties, "property", name=name, value=value)
         for test in self.tests:
-            case = ET.SubElement(
-                suite, "testcase", classname=self.problem, name=test.name, time=f"{test.duration_s:.3f}"
-            )
+            case = ET.SubElement(suite, "testcase", classname=classname, name=test.name, time=f"{test.duration_s:.3f}")
             if test.outcome in ("failed", "error"):
                 tag = "failure" if test.outcome == "failed" else "error"
                 ET.SubElement(
                     case, tag, message=test.message.splitlines()[0] if test.message else test.outcome
                 ).text = test.message
         if self.message and not self.tests:
-            case = ET.SubElement(suite, "testcase", classname=self.problem, name="load")
+            case = ET.SubElement(suite, "testcase", classname=classname, name="load")
             ET.SubElement(case, "error", message=str(self.verdict)).text = self.message
-        return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+        return suite
 
     def to_gradescope(self) -> dict[str, Any]:
         """The autograder ``results.json`` Gradescope reads; hidden tests show after publishing."""

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+# A notebook carries its outputs (images, say): it may be larger than a .py file.
 MAX_SUBMISSION_BYTES = 256 * 1024
-# A line a notebook runs through IPython rather than Python: %magic, %%cell magic, !shell.
-IPYTHON_ONLY_LINE = re.compile(r"^\s*(%%?|!)\S")
+MAX_NOTEBOOK_BYTES = 8 * 2**20
 
 
 class SubmissionInputError(Exception):
@@ -18,10 +18,19 @@ class SubmissionInputError(Exception):
 
 @dataclass(frozen=True)
 class SubmissionSource:
-    """The Python source of a submission and the name to report it under."""
+    """The Python source of a submission and the name to report it under.
+
+    A notebook keeps its JSON in ``notebook`` (it is run cell by cell, as Jupyter runs it);
+    ``text`` is then the code of its cells (magics included), which seeds its examples.
+    """
 
     text: str
     filename: str
+    notebook: str | None = None
+
+    @property
+    def is_notebook(self) -> bool:
+        return self.notebook is not None
 
 
 def read_submission(path: str | Path) -> SubmissionSource:
@@ -32,10 +41,9 @@ def read_submission(path: str | Path) -> SubmissionSource:
     if not path.is_file():
         raise SubmissionInputError(f"{path}: not a regular file")
     size = path.stat().st_size
-    if size > MAX_SUBMISSION_BYTES:
-        raise SubmissionInputError(
-            f"{path}: {size} bytes is too large for a submission (the limit is {MAX_SUBMISSION_BYTES} bytes)"
-        )
+    limit = MAX_NOTEBOOK_BYTES if path.suffix == ".ipynb" else MAX_SUBMISSION_BYTES
+    if size > limit:
+        raise SubmissionInputError(f"{path}: {size} bytes is too large for a submission (the limit is {limit} bytes)")
     data = path.read_bytes()
     if b"\x00" in data:
         raise SubmissionInputError(f"{path}: binary file (it contains NUL bytes); submit Python source")
@@ -44,7 +52,7 @@ def read_submission(path: str | Path) -> SubmissionSource:
     except UnicodeDecodeError as exc:
         raise SubmissionInputError(f"{path}: not UTF-8 text (byte {exc.start} is invalid)") from None
     if path.suffix == ".ipynb":
-        text = notebook_code(text, path.name)
+        return notebook_source(text, path.name)
     if not text.strip():
         raise SubmissionInputError(f"{path}: the submission is empty")
     return SubmissionSource(text=text, filename=path.name)
@@ -62,28 +70,34 @@ def source_from_text(text: str, filename: str = "submission.py") -> SubmissionSo
     return SubmissionSource(text=text, filename=filename)
 
 
-def notebook_code(text: str, name: str) -> str:
-    """The student's code from a notebook: every code cell except the visible-test cells."""
+def notebook_source(text: str, name: str) -> SubmissionSource:
+    """A notebook submission: checked to be a readable notebook with some code of the student's."""
     import nbformat  # only notebooks need it, and it is slow to import
 
+    if not text.strip():
+        raise SubmissionInputError(f"{name}: the notebook is empty (the file has no content)")
     try:
         notebook = nbformat.reads(text, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError):
         raise SubmissionInputError(f"{name}: not a Jupyter notebook (invalid JSON)") from None
     except Exception as exc:  # nbformat's own validation and version errors
-        raise SubmissionInputError(f"{name}: not a readable notebook: {exc}") from None
+        raise SubmissionInputError(f"{name}: not a readable notebook: {str(exc)[:300]}") from None
+    if not isinstance(notebook.get("cells"), list):
+        raise SubmissionInputError(f"{name}: not a Jupyter notebook (it has no cells)")
+    code = student_code(notebook)
+    if not code.strip():
+        raise SubmissionInputError(f"{name}: the notebook has no code to grade")
+    return SubmissionSource(text=code, filename=name, notebook=nbformat.writes(notebook))
+
+
+def student_code(notebook: Any) -> str:
+    """The code of a notebook's cells that run when it is graded (not its test cells)."""
     pieces = []
     for index, cell in enumerate(notebook.cells):
-        if cell.cell_type != "code":
+        if cell.get("cell_type") != "code":
             continue
         tags = cell.get("metadata", {}).get("tags", [])
         if "tests" in tags or "hidden-tests" in tags:
             continue
-        for line_number, line in enumerate(cell.source.splitlines(), 1):
-            if IPYTHON_ONLY_LINE.match(line):
-                raise SubmissionInputError(
-                    f"{name}: cell {index}, line {line_number}: IPython magics and shell escapes "
-                    f"({line.strip()[:40]!r}) are not Python; remove them before submitting"
-                )
-        pieces.append(f"# --- cell {index} ---\n{cell.source}")
-    return "\n\n".join(pieces) + "\n"
+        pieces.append(f"# --- cell {index + 1} ---\n{cell.get('source', '')}")
+    return "\n\n".join(pieces) + "\n" if pieces else ""

@@ -16,12 +16,16 @@ class Verdict(enum.StrEnum):
     # The submission changed the runtime that observes it: never accepted, whatever it returned.
     INTEGRITY_VIOLATION = "integrity_violation"
     INTERNAL_ERROR = "internal_error"
+    # The file could not be read as a submission at all (not a notebook, empty, not UTF-8):
+    # nothing was run. Batch grading gives such a file a row of its own rather than stopping.
+    INVALID_SUBMISSION = "invalid_submission"
 
 
 # When several tests fail for different reasons, the submission's verdict is the first
 # of these that occurred: a limit explains the failures after it, not the other way round.
 VERDICT_PRECEDENCE = (
     Verdict.INTERNAL_ERROR,
+    Verdict.INVALID_SUBMISSION,
     Verdict.INTEGRITY_VIOLATION,
     Verdict.SYNTAX_ERROR,
     Verdict.TIME_LIMIT_EXCEEDED,

@@ -20,12 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from sandbox.protocol import KERNEL_DIRECTORY_VARIABLE
+
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
 RUNTIME_MOUNT = "/opt/jaxjudge"
 # Where bwrap shows the interpreter and its packages: neutral paths, so that nothing inside the
 # sandbox names the host's layout (the checkout, a home directory, a pyenv prefix).
 PYTHON_MOUNT = "/opt/python"
 SITE_PACKAGES_MOUNT = "/opt/site-packages"
+# Where a sandbox started for a notebook sees its kernel directory (bwrap and docker).
+KERNEL_MOUNT = "/kernel"
 # An unprivileged uid/gid inside the sandbox's user namespace ("nobody").
 SANDBOX_UID = 65534
 
@@ -78,18 +82,34 @@ class Backend:
             raise BackendUnavailable(f"unknown device {device!r}; choose cpu or gpu")
         self.device = device
 
+    # Who must own a kernel directory for the sandbox to create its sockets there, and where
+    # the sandbox sees it (None: at the host's path).
+    kernel_directory_owner: int | None = None
+    kernel_mount: str | None = None
+
     def command(
-        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+        self,
+        limits: SandboxLimits,
+        *,
+        cgroup_prefix: Sequence[str] = (),
+        sandbox_id: str = "sandbox",
+        kernel_directory: str | None = None,
     ) -> list[str]:
-        """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids."""
+        """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids.
+
+        ``kernel_directory``, a host directory, is shared read-write with a sandbox started to
+        run a notebook: its kernel's connection file and sockets are there.
+        """
         raise NotImplementedError
 
-    def environment(self) -> dict[str, str]:
+    def environment(self, kernel_directory: str | None = None) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
         if self.device == "gpu":
             # Allocate GPU memory as needed: a sandbox must not take the whole device.
             env.update({"JAX_PLATFORMS": "cuda", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
+        if kernel_directory is not None:
+            env[KERNEL_DIRECTORY_VARIABLE] = kernel_directory
         return env
 
     def terminate(self, sandbox_id: str) -> None:
@@ -117,6 +137,7 @@ class BwrapBackend(Backend):
 
     name = "bwrap"
     isolated = True
+    kernel_mount = KERNEL_MOUNT
 
     def __init__(
         self, device: str = "cpu", *, executable: str | None = None, gpu_paths: Sequence[str] | None = None
@@ -133,7 +154,12 @@ class BwrapBackend(Backend):
             raise BackendUnavailable("this host has no NVIDIA GPU (no /dev/nvidia* device nodes)")
 
     def command(
-        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+        self,
+        limits: SandboxLimits,
+        *,
+        cgroup_prefix: Sequence[str] = (),
+        sandbox_id: str = "sandbox",
+        kernel_directory: str | None = None,
     ) -> list[str]:
         args = [
             self.executable,
@@ -171,7 +197,10 @@ class BwrapBackend(Backend):
             # Device nodes need --dev-bind to stay usable; driver libraries are read-only.
             args += ["--dev-bind", path, path] if path.startswith("/dev/") else ["--ro-bind", path, path]
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
-        for key, value in {**self.environment(), **interpreter.environment}.items():
+        if kernel_directory is not None:
+            args += ["--bind", kernel_directory, KERNEL_MOUNT]
+        environment = self.environment(KERNEL_MOUNT if kernel_directory is not None else None)
+        for key, value in {**environment, **interpreter.environment}.items():
             args += ["--setenv", key, value]
         command = [interpreter.executable, "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT, interpreter.site_dirs)]
         return [*self.resource_limits(limits, cgroup_prefix), *args, "--", *command]
@@ -193,8 +222,14 @@ class ProcessBackend(Backend):
         )
 
     def command(
-        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+        self,
+        limits: SandboxLimits,
+        *,
+        cgroup_prefix: Sequence[str] = (),
+        sandbox_id: str = "sandbox",
+        kernel_directory: str | None = None,
     ) -> list[str]:
+        # The environment is the session's to give (see ``environment``).
         return [*self.resource_limits(limits, cgroup_prefix), *runtime_command(str(SANDBOX_PACKAGE.parent))]
 
 
@@ -219,8 +254,17 @@ class DockerBackend(Backend):
         self.executable = found
         self.image = image or os.environ.get(f"JAXJUDGE_DOCKER_IMAGE_{device.upper()}", self.IMAGES[device])
 
+    # The container's user must be able to create the kernel's sockets in a host directory.
+    kernel_directory_owner = SANDBOX_UID
+    kernel_mount = KERNEL_MOUNT
+
     def command(
-        self, limits: SandboxLimits, *, cgroup_prefix: Sequence[str] = (), sandbox_id: str = "sandbox"
+        self,
+        limits: SandboxLimits,
+        *,
+        cgroup_prefix: Sequence[str] = (),
+        sandbox_id: str = "sandbox",
+        kernel_directory: str | None = None,
     ) -> list[str]:
         args = [
             self.executable, "run", "--interactive", "--name", sandbox_id,
@@ -242,7 +286,9 @@ class DockerBackend(Backend):
         ]  # fmt: skip
         if self.device == "gpu":
             args += ["--gpus", "all"]
-        for key, value in self.environment().items():
+        if kernel_directory is not None:
+            args += ["--volume", f"{kernel_directory}:{KERNEL_MOUNT}:rw"]
+        for key, value in self.environment(KERNEL_MOUNT if kernel_directory is not None else None).items():
             args += ["--env", f"{key}={value}"]
         return [*args, self.image, "python", "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT)]
 

@@ -21,11 +21,19 @@ class SandboxPool:
     """``size`` sandboxes of one backend, started ahead of need."""
 
     def __init__(
-        self, backend: Backend, *, size: int = 1, limits: SandboxLimits | None = None, replace_early: bool = False
+        self,
+        backend: Backend,
+        *,
+        size: int = 1,
+        limits: SandboxLimits | None = None,
+        replace_early: bool = False,
+        notebook: bool = False,
     ) -> None:
+        """``notebook``: the sandboxes run notebooks (each prepares an IPython kernel while it starts)."""
         if size < 1:
             raise ValueError("a sandbox pool needs at least one sandbox")
         self.backend, self.size, self.limits, self.replace_early = backend, size, limits, replace_early
+        self.notebook = notebook
         self._idle: list[SandboxSession] = []
         self._lock = threading.Lock()
         self.refill()
@@ -37,7 +45,7 @@ class SandboxPool:
                 self._idle.remove(session)
                 session.close()
             while len(self._idle) < self.size:
-                self._idle.append(SandboxSession(self.backend, self.limits))
+                self._idle.append(SandboxSession(self.backend, self.limits, notebook=self.notebook))
 
     def take(self) -> SandboxSession:
         """A started sandbox for one submission; the caller must close it."""
@@ -47,7 +55,7 @@ class SandboxPool:
                 if session.alive:
                     return session
                 session.close()
-        return SandboxSession(self.backend, self.limits)
+        return SandboxSession(self.backend, self.limits, notebook=self.notebook)
 
     @contextmanager
     def sandbox(self) -> Iterator[SandboxSession]:

@@ -104,10 +104,17 @@ LOAD, CALL, GETATTR, EXIT = "load", "call", "getattr", "exit"
 # handle. ``deserialize``: turn bytes into a ``jax.export.Exported`` in the sandbox, never
 # in the harness.
 TRANSFORM, DESERIALIZE = "transform", "deserialize"
+# ``notebook``: serve the kernel prepared at start-up (a sandbox started for a notebook) until
+# the harness, which runs the notebook's cells on it with nbclient, shuts it down; then the
+# names the cells defined are the submission, as ``load`` makes them for a ``.py`` file.
+NOTEBOOK = "notebook"
+# The environment variable that tells the runtime of such a sandbox where its kernel's
+# connection file is and its sockets go (the one directory it shares with the host).
+KERNEL_DIRECTORY_VARIABLE = "JAXJUDGE_KERNEL_DIRECTORY"
 # Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
 READY, OK, ERROR = "ready", "ok", "error"
 OPERATIONS = {
-    HARNESS: frozenset({LOAD, CALL, GETATTR, TRANSFORM, DESERIALIZE, EXIT}),
+    HARNESS: frozenset({LOAD, NOTEBOOK, CALL, GETATTR, TRANSFORM, DESERIALIZE, EXIT}),
     SANDBOX: frozenset({READY, OK, ERROR}),
 }
 

@@ -7,6 +7,9 @@ are defined in ``protocol``):
 
 - ``load(source, filename, cpu_devices)``: start JAX's backend (with that many host CPU
   devices) and run the submission as the module ``submission``;
+- ``notebook(cpu_devices)``: the same for a notebook, in a sandbox started with a kernel
+  directory: serve the IPython kernel prepared at start-up (the harness runs the cells on it
+  with nbclient) until the harness shuts it down; what the cells defined is the submission;
 - ``call(target, method, args, kwargs)``: call a top-level function of the submission or
   a method of an object kept behind a handle;
 - ``getattr(target, name)``: read an attribute of a handle;
@@ -31,6 +34,7 @@ which can patch anything here (the README says what that allows).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import itertools
 import os
@@ -63,7 +67,7 @@ MAX_JAXPR_TEXT = 200_000
 class Runtime:
     """Holds the submission module, the handle table and the record of what JAX did."""
 
-    def __init__(self, channel_in: BinaryIO, channel_out: BinaryIO) -> None:
+    def __init__(self, channel_in: BinaryIO, channel_out: BinaryIO, kernel_directory: str | None = None) -> None:
         self.channel_in = channel_in
         self.channel_out = channel_out
         self.handles: dict[int, Any] = {}
@@ -129,6 +133,9 @@ class Runtime:
         if self.backend_started:
             jax.devices()
         self._install_hooks()
+        # Importing IPython and binding the kernel's sockets takes a third of a second: done
+        # now, while the sandbox waits in a pool, not when a notebook arrives.
+        self.kernel = Kernel(kernel_directory) if kernel_directory else None
         self.pristine = self._snapshot()
 
     # -- recording what JAX does -------------------------------------------------------------
@@ -413,6 +420,19 @@ class Runtime:
         names = sorted(name for name, value in vars(module).items() if not name.startswith("_") and callable(value))
         return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
 
+    def notebook(self, cpu_devices: Any = 1) -> dict[str, Any]:
+        if self.kernel is None:
+            raise RuntimeError("this sandbox was started without a kernel")
+        device = self.start_backend(cpu_devices)
+        kernel, self.kernel = self.kernel, None  # one notebook a sandbox
+        module = types.ModuleType("submission")
+        sys.modules["submission"] = module
+        self.module = module
+        namespace, events = self._measured(kernel.serve)
+        module.__dict__.update(namespace)
+        names = sorted(name for name, value in namespace.items() if not name.startswith("_") and callable(value))
+        return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
+
     def start_backend(self, cpu_devices: Any) -> str:
         """Start JAX's backend, with ``cpu_devices`` host CPU devices, once; returns the device."""
         if type(cpu_devices) is not int or not 1 <= cpu_devices <= protocol.MAX_CPU_DEVICES:
@@ -481,6 +501,7 @@ class Runtime:
         send(protocol.READY, pid=os.getpid(), jax_version=self.jax.__version__)
         handlers: dict[str, Callable[..., dict[str, Any]]] = {
             protocol.LOAD: self.load,
+            protocol.NOTEBOOK: self.notebook,
             protocol.CALL: self.call,
             protocol.GETATTR: self.get_attribute,
             protocol.TRANSFORM: self.transform,
@@ -530,6 +551,63 @@ class Runtime:
         return None if payload is None else protocol.unpack(payload, sender=protocol.HARNESS)
 
 
+class Kernel:
+    """An IPython kernel in this process, its sockets bound in ``directory``, not yet serving.
+
+    The harness wrote ``connection.json`` there (IPC transport, its key); the directory is the
+    only writable place the sandbox shares with the host, and ZeroMQ's sockets are files in it.
+    Cells then run in this very process, so that what they define is what the harness tests.
+    """
+
+    def __init__(self, directory: str) -> None:
+        # IPython wants a home and somewhere to write its profile; nothing of it outlives the
+        # sandbox.
+        os.environ.setdefault("HOME", "/tmp")
+        for variable in ("IPYTHONDIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR"):
+            os.environ[variable] = f"/tmp/.{variable.lower()}"
+        from ipykernel.kernelapp import IPKernelApp
+
+        ours = _standard_streams()
+        self.app = IPKernelApp.instance()
+        self.app.initialize(
+            [
+                f"--IPKernelApp.connection_file={os.path.join(directory, 'connection.json')}",
+                # Python-level output goes to the notebook; output of C code (XLA) and of the
+                # runtime itself stays on this process's stderr.
+                "--IPKernelApp.capture_fd_output=False",
+                "--IPKernelApp.quiet=True",
+                "--IPKernelApp.log_level=CRITICAL",  # no banner about Ctrl-C and connection files
+                "--HistoryManager.enabled=False",
+            ]
+        )
+        self.streams = _standard_streams()
+        _set_standard_streams(ours)
+
+    def serve(self) -> dict[str, Any]:
+        """Run cells until the harness shuts the kernel down; the names they defined."""
+        ours = _standard_streams()
+        _set_standard_streams(self.streams)
+        try:
+            self.app.start()
+        finally:
+            _set_standard_streams(ours)
+        shell = self.app.kernel.shell
+        hidden = shell.user_ns_hidden
+        namespace = {name: value for name, value in shell.user_ns.items() if name not in hidden}
+        with contextlib.suppress(Exception):  # the kernel's sockets and threads; the cells are done
+            self.app.close()
+        _set_standard_streams(ours)
+        return namespace
+
+
+def _standard_streams() -> tuple[Any, ...]:
+    return sys.stdout, sys.stderr, sys.displayhook, sys.excepthook
+
+
+def _set_standard_streams(streams: tuple[Any, ...]) -> None:
+    sys.stdout, sys.stderr, sys.displayhook, sys.excepthook = streams
+
+
 def _static_option(value: Any) -> Any:
     """A transformation's option: an int, None, or a tuple of them (lists become tuples)."""
     if value is None or type(value) is int:
@@ -561,7 +639,7 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
     builtins.input = _no_input
-    Runtime(channel_in, channel_out).serve()
+    Runtime(channel_in, channel_out, kernel_directory=os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)).serve()
 
 
 def _no_input(prompt: object = "") -> str:

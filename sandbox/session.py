@@ -17,12 +17,14 @@ import termios
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
+from sandbox.kernel import KernelConnection
 
 # How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
 STARTUP_SECONDS = 120.0
@@ -59,7 +61,7 @@ class SandboxProtocolError(SandboxError):
 class SandboxSession:
     """A running sandbox, single use: one submission, then killed."""
 
-    def __init__(self, backend: Backend, limits: SandboxLimits | None = None) -> None:
+    def __init__(self, backend: Backend, limits: SandboxLimits | None = None, *, notebook: bool = False) -> None:
         self.backend = backend
         self.limits = limits or SandboxLimits()
         self.started_at = time.monotonic()
@@ -83,16 +85,21 @@ class SandboxSession:
         self.info["memory_limit"] = (
             "cgroup" if self.cgroup else ("rlimit" if backend.uses_host_cgroups else backend.name)
         )
+        # A sandbox for a notebook prepares an IPython kernel while it starts: the harness
+        # writes its connection file (IPC sockets in a directory only this sandbox shares).
+        self.kernel = KernelConnection.create(backend) if notebook else None
+        kernel_directory = self.kernel.directory if self.kernel else None
         self.process = subprocess.Popen(
             backend.command(
                 self.limits,
                 cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
                 sandbox_id=self.sandbox_id,
+                kernel_directory=kernel_directory,
             ),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=backend.environment(),
+            env=backend.environment(kernel_directory),
             start_new_session=True,
             close_fds=True,
         )
@@ -142,13 +149,26 @@ class SandboxSession:
             self.info["jax_version"] = str(fields.get("jax_version", ""))[:200]
         return self._ready
 
-    def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
-        """Send one request and return the decoded reply, within the call deadline."""
+    def request(
+        self, op: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any
+    ) -> tuple[str, dict[str, Any]]:
+        """Send one request and return the decoded reply, within the call deadline.
+
+        ``meanwhile`` runs between sending and receiving, within the sandbox's whole time
+        (a notebook's cells run then); the sandbox is killed if it raises.
+        """
         self.wait_ready()
         deadline = self._deadline(self.limits.call_seconds)
         self._send(protocol.pack(op, **fields), deadline)
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except BaseException:
+                self.close()
+                raise
+            deadline = self._deadline(self.limits.call_seconds)
         reply_op, reply = self._receive(deadline)
-        if op == protocol.LOAD and reply_op == protocol.OK:
+        if op in (protocol.LOAD, protocol.NOTEBOOK) and reply_op == protocol.OK:
             # The backend starts with the submission (a problem may ask for several CPU devices).
             self.info["device"] = str(reply.get("device", ""))[:200]
         return reply_op, reply
@@ -167,6 +187,8 @@ class SandboxSession:
             if stream is not None:
                 stream.close()
         self._stderr_thread.join(timeout=1)
+        if self.kernel is not None:
+            self.kernel.remove()
         if not self._closed:
             if self.cgroup is not None:
                 self.cpu_seconds = max(self.cpu_seconds, self.cgroup.cpu_seconds() or 0.0)
@@ -228,9 +250,29 @@ class SandboxSession:
 
     # -- the channel -------------------------------------------------------------------------
 
+    @property
+    def wall_deadline(self) -> float:
+        """When the sandbox's whole time runs out (``time.monotonic``)."""
+        return self.started_at + self.limits.wall_seconds
+
     def _deadline(self, seconds: float) -> float:
-        wall_deadline = self.started_at + self.limits.wall_seconds
-        return min(time.monotonic() + seconds, wall_deadline)
+        return min(time.monotonic() + seconds, self.wall_deadline)
+
+    def time_out(self) -> SandboxTimeout:
+        """Kill the sandbox for running out of time; the error to raise."""
+        return self._time_out()
+
+    def crashed(self) -> SandboxError:
+        """Kill the sandbox, which stopped answering; the error that says why."""
+        return self._crashed()
+
+    def output_exceeded(self) -> SandboxOutputExceeded:
+        """Kill the sandbox for printing more than its output limit; the error to raise."""
+        self.killed_for_output = True
+        self.close()
+        return SandboxOutputExceeded(
+            f"your code printed more than {self.limits.output_limit_bytes} bytes and was stopped"
+        )
 
     def _time_out(self) -> SandboxTimeout:
         self.killed_for_time = True

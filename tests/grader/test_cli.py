@@ -69,9 +69,7 @@ def _bad_inputs(tmp_path):
     (tmp_path / "latin1.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
     (tmp_path / "binary.py").write_bytes(b"\x7fELF\x02\x01\x01\x00\x00")
     (tmp_path / "huge.py").write_bytes(b"# padding\n" * (1024 * 1024))
-    notebook = new_notebook()
-    notebook.cells = [new_code_cell("%timeit 1 + 1")]
-    nbformat.write(notebook, tmp_path / "magic.ipynb")
+    (tmp_path / "bad.ipynb").write_text("print('a .py file under a notebook name')\n")
     return {
         "missing": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "absent.py")], "no such file"),
         "unknown problem": (["grade", "--problem", "no_such_problem", str(tmp_path / "empty.py")], "unknown problem"),
@@ -79,7 +77,7 @@ def _bad_inputs(tmp_path):
         "non-utf8": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "latin1.py")], "not UTF-8"),
         "binary": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "binary.py")], "binary file"),
         "10 MB": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "huge.py")], "too large"),
-        "magic": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "magic.ipynb")], "cell 0, line 1"),
+        "not a notebook": (["grade", "--problem", "aot_compiled_sum", str(tmp_path / "bad.ipynb")], "not a Jupyter"),
         "no command": ([], "required"),
         "show unknown": (["show", "nope"], "unknown problem"),
     }
@@ -92,7 +90,7 @@ BAD_INPUTS = [
     "non-utf8",
     "binary",
     "10 MB",
-    "magic",
+    "not a notebook",
     "no command",
     "show unknown",
 ]

@@ -1,0 +1,375 @@
+"""Batch grading of student notebooks, as course staff run it in CI (``python -m grader autograde``).
+
+Every notebook is run as Jupyter runs it (nbclient, its kernel in a sandbox) and graded like
+a Submit on the site. Notebooks are graded by ``jobs`` worker processes at once, each with a
+warm sandbox waiting for its next notebook. A file that cannot be graded (not a notebook,
+empty, no problem named) gets a row and a verdict of its own and never stops the batch; an
+interrupted batch keeps what was graded.
+
+What it writes into the output directory:
+
+- ``reports/<student>--<problem>.json``: the report of each notebook (the grader's JSON schema);
+- ``feedback/<student>--<problem>.ipynb``: the notebook as it ran, with a results cell appended
+  (hidden tests are named and explained, never shown);
+- ``gradescope/<student>--<problem>/results.json``: what Gradescope's autograder reads;
+- ``junit.xml``: one test suite per notebook, one test case per test (CI shows the failures);
+- ``results.csv``: one row per notebook; ``gradebook.csv``: students × problems, the scores.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import csv
+import glob
+import json
+import multiprocessing
+import os
+import re
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader.report import Report
+from grader.verdicts import Verdict
+
+NOTEBOOK_SUFFIX = ".ipynb"
+RESULTS_CELL_TAG = "autograder-results"
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class AutogradeUsageError(Exception):
+    """The command line names nothing to grade (or something that does not exist)."""
+
+
+@dataclass
+class Graded:
+    """One notebook of the batch: who, which problem, and how it went."""
+
+    path: str
+    student: str
+    problem: str
+    report: Report
+    feedback: str | None = None  # the feedback notebook, as JSON text
+    key: str = field(default="", compare=False)  # the file name of its outputs
+
+    @property
+    def verdict(self) -> str:
+        return str(self.report.verdict)
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "student": self.student,
+            "problem": self.problem,
+            "verdict": self.verdict,
+            "score": self.report.score,
+            "max_score": self.report.max_score,
+            "seconds": round(self.report.duration_s, 2),
+            "file": self.path,
+            "message": self.report.message.splitlines()[0][:200] if self.report.message else "",
+        }
+
+
+def find_notebooks(paths: Sequence[str]) -> list[Path]:
+    """The files to grade: folders are searched for notebooks, globs expanded, files taken as named."""
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found += sorted(
+                p for p in path.rglob(f"*{NOTEBOOK_SUFFIX}") if ".ipynb_checkpoints" not in p.parts and p.is_file()
+            )
+        elif path.exists():
+            found.append(path)
+        elif glob.has_magic(name):
+            found += sorted(Path(p) for p in glob.glob(name, recursive=True) if Path(p).is_file())
+        else:
+            raise AutogradeUsageError(f"{name}: no such file or folder")
+    unique = list(dict.fromkeys(p.resolve() for p in found))
+    if not unique:
+        raise AutogradeUsageError(f"no notebooks found in {', '.join(paths)}")
+    return unique
+
+
+def student_name(path: Path, metadata: dict[str, Any] | None, *, source: str = "file") -> str:
+    """Who a notebook is from: its file name, or with ``source="metadata"`` the name the
+    notebook's ``grader.student`` metadata gives (the file name when it has none)."""
+    if source == "metadata" and metadata:
+        named = metadata.get("grader", {}).get("student") if isinstance(metadata.get("grader"), dict) else None
+        if isinstance(named, str) and named.strip():
+            return named.strip()[:100]
+    return path.stem[:100]
+
+
+# -- one notebook, in a worker ----------------------------------------------------------------
+
+_pools: dict[str, Any] = {}
+_backend_name: str | None = None
+
+
+def _start_worker(backend_name: str | None) -> None:
+    """A worker's set-up: JAX and the harness imported, one CPU sandbox already warming."""
+    global _backend_name
+    _backend_name = backend_name
+    import grader.harness  # noqa: F401  (imported now, not while the first notebook waits)
+
+    _pool("cpu")
+
+
+def _pool(device: str) -> Any:
+    from sandbox.backends import get_backend
+    from sandbox.pool import SandboxPool
+
+    if device not in _pools:
+        _pools[device] = SandboxPool(get_backend(_backend_name, device=device), notebook=True)
+    return _pools[device]
+
+
+def grade_file(path: Path, problem_slug: str | None, student_from: str = "file") -> Graded:
+    """Grade one file of the batch; whatever is wrong with it becomes its verdict."""
+    from grader.harness import grade_submission
+    from grader.problem import ProblemError, load_problem
+    from grader.source import SubmissionInputError, read_submission
+
+    started = time.perf_counter()
+    student = path.stem[:100]
+    slug = problem_slug or ""
+    try:
+        source = read_submission(path)
+        metadata = _notebook_metadata(source.notebook)
+        student = student_name(path, metadata, source=student_from)
+        slug = problem_slug or _problem_from_metadata(metadata)
+        if not slug:
+            raise SubmissionInputError(
+                f"{path.name}: the notebook does not say which problem it solves; pass --problem SLUG "
+                "(a notebook downloaded from a problem's page says it in its metadata)"
+            )
+        problem = load_problem(slug)
+    except (SubmissionInputError, ProblemError) as exc:
+        report = Report(problem=slug, verdict=Verdict.INVALID_SUBMISSION, score=0.0, max_score=0.0, message=str(exc))
+        report.duration_s = time.perf_counter() - started
+        return Graded(str(path), student, slug, report)
+    report_max = problem.points
+    try:
+        with _pool(problem.sandbox_device).sandbox() as session:
+            report = grade_submission(problem, source, session=session)
+    except Exception as exc:  # a fault of this host, never of the notebook: say so, go on
+        report = Report(problem=slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=report_max)
+        report.message = f"the notebook could not be graded: {type(exc).__name__}: {exc}"[:2000]
+        report.duration_s = time.perf_counter() - started
+    feedback = feedback_notebook(report, source.notebook) if source.notebook is not None else None
+    return Graded(str(path), student, slug, report, feedback)
+
+
+def _notebook_metadata(notebook_json: str | None) -> dict[str, Any] | None:
+    if notebook_json is None:
+        return None
+    metadata = json.loads(notebook_json).get("metadata")
+    return metadata if isinstance(metadata, dict) else None
+
+
+def _problem_from_metadata(metadata: dict[str, Any] | None) -> str:
+    block = (metadata or {}).get("grader")
+    slug = block.get("slug") if isinstance(block, dict) else None
+    return slug if isinstance(slug, str) else ""
+
+
+def feedback_notebook(report: Report, submitted: str) -> str:
+    """The student's notebook as it ran (or as submitted, if it never ran), with the results."""
+    import nbformat
+
+    notebook = report.notebook if report.notebook is not None else nbformat.reads(submitted, as_version=4)
+    # A notebook graded before keeps one results cell: the new one.
+    notebook.cells = [cell for cell in notebook.cells if RESULTS_CELL_TAG not in cell.metadata.get("tags", [])]
+    results = nbformat.v4.new_markdown_cell(results_markdown(report), metadata={"tags": [RESULTS_CELL_TAG]})
+    notebook.cells.append(results)
+    return nbformat.writes(notebook)
+
+
+def results_markdown(report: Report) -> str:
+    """The results as a notebook cell: the verdict, then every test with its outcome.
+
+    Messages hold values from the student's code, so they go in fenced blocks, where Markdown
+    and HTML are not interpreted.
+    """
+    lines = [
+        "## Autograder results",
+        "",
+        f"**{report.problem}: {report.verdict}**, {report.score:g} / {report.max_score:g} points "
+        f"({report.duration_s:.1f} s)",
+    ]
+    if report.message:
+        lines += ["", _fenced(report.message)]
+    if report.tests:
+        lines += ["", "| test | kind | outcome | points |", "|---|---|---|---|"]
+        for test in report.tests:
+            kind = "hidden" if test.hidden else "visible"
+            lines.append(f"| `{test.name}` | {kind} | {test.outcome} | {test.points:g} / {test.max_points:g} |")
+        failed = [test for test in report.tests if test.outcome != "passed" and test.message]
+        for test in failed:
+            kind = "hidden" if test.hidden else "visible"
+            lines += ["", f"**`{test.name}`** ({kind} test)", "", _fenced(test.message)]
+        if any(test.hidden for test in report.tests):
+            lines += ["", "Hidden tests are named and explained here; their code is not shown."]
+    return "\n".join(lines)
+
+
+def _fenced(text: str) -> str:
+    return "```text\n" + text.replace("```", "'''") + "\n```"
+
+
+# -- the batch ----------------------------------------------------------------------------------
+
+
+def autograde(
+    paths: Sequence[str],
+    *,
+    problem: str | None = None,
+    jobs: int | None = None,
+    out: Path | None = None,
+    backend_name: str | None = None,
+    student_from: str = "file",
+    progress: bool | None = None,
+) -> tuple[list[Graded], bool]:
+    """Grade every notebook under ``paths``; writes the outputs into ``out`` as they come.
+
+    Returns the graded notebooks (in the order of ``paths``) and whether the batch finished
+    (False when interrupted: what was graded is kept and written).
+    """
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    files = find_notebooks(paths)
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(files)))
+    writer = OutputWriter(out) if out is not None else None
+    graded: dict[Path, Graded] = {}
+    bar = tqdm(total=len(files), unit="notebook", disable=not sys.stderr.isatty() if progress is None else not progress)
+    context = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
+    executor = concurrent.futures.ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(backend_name,)
+    )
+    finished = False
+    try:
+        futures = {executor.submit(grade_file, path, problem, student_from): path for path in files}
+        for future in concurrent.futures.as_completed(futures):
+            path = futures[future]
+            graded[path] = _result(future, path, problem)
+            if writer is not None:
+                writer.add(graded[path])
+            bar.set_postfix_str(f"{graded[path].student}: {graded[path].verdict}", refresh=False)
+            bar.update()
+        finished = True
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bar.close()
+        executor.shutdown(wait=finished, cancel_futures=True)
+        ordered = [graded[path] for path in files if path in graded]
+        if writer is not None:
+            writer.finish(ordered)
+    return ordered, finished
+
+
+def _result(future: concurrent.futures.Future[Graded], path: Path, problem: str | None) -> Graded:
+    try:
+        return future.result()
+    except Exception as exc:  # the worker died (killed, out of memory): the notebook was not graded
+        report = Report(problem=problem or "", verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=0.0)
+        report.message = f"the grading worker stopped: {type(exc).__name__}: {exc}"[:2000]
+        return Graded(str(path), path.stem[:100], problem or "", report)
+
+
+class OutputWriter:
+    """Writes each notebook's files as soon as it is graded, and the tables at the end."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        for folder in ("reports", "feedback", "gradescope"):
+            (out / folder).mkdir(parents=True, exist_ok=True)
+        self._keys: set[str] = set()
+
+    def add(self, graded: Graded) -> None:
+        graded.key = self._unique_key(graded)
+        (self.out / "reports" / f"{graded.key}.json").write_text(graded.report.to_json() + "\n")
+        gradescope = self.out / "gradescope" / graded.key
+        gradescope.mkdir(exist_ok=True)
+        (gradescope / "results.json").write_text(json.dumps(graded.report.to_gradescope(), indent=2) + "\n")
+        if graded.feedback is not None:
+            (self.out / "feedback" / f"{graded.key}{NOTEBOOK_SUFFIX}").write_text(graded.feedback)
+
+    def _unique_key(self, graded: Graded) -> str:
+        base = _UNSAFE_NAME.sub("_", f"{graded.student}--{graded.problem or 'unknown'}").strip("._") or "notebook"
+        key, number = base, 2
+        while key in self._keys:
+            key, number = f"{base}-{number}", number + 1
+        self._keys.add(key)
+        return key
+
+    def finish(self, graded: list[Graded]) -> None:
+        (self.out / "junit.xml").write_text(junit_xml(graded) + "\n")
+        write_results_csv(self.out / "results.csv", graded)
+        write_gradebook_csv(self.out / "gradebook.csv", graded)
+
+
+def junit_xml(graded: Iterable[Graded]) -> str:
+    """One JUnit test suite per notebook (named student/problem), one test case per test."""
+    suites = ET.Element("testsuites", name="autograde")
+    for item in graded:
+        label = f"{item.student}/{item.problem or 'unknown'}"
+        suites.append(item.report.junit_suite(name=label, classname=label.replace("/", ".")))
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True)
+
+
+RESULT_COLUMNS = ("student", "problem", "verdict", "score", "max_score", "seconds", "file", "message")
+
+
+def write_results_csv(path: Path, graded: Iterable[Graded]) -> None:
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=RESULT_COLUMNS)
+        writer.writeheader()
+        for item in graded:
+            writer.writerow(item.row())
+
+
+def write_gradebook_csv(path: Path, graded: Iterable[Graded]) -> None:
+    """Students × problems: each cell the score (the best, if a student has several notebooks)."""
+    scores: dict[str, dict[str, float]] = {}
+    for item in graded:
+        if item.problem:
+            row = scores.setdefault(item.student, {})
+            row[item.problem] = max(row.get(item.problem, 0.0), item.report.score)
+        else:
+            scores.setdefault(item.student, {})
+    problems = sorted({problem for row in scores.values() for problem in row})
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", *problems, "total"])
+        for student in sorted(scores):
+            row = scores[student]
+            writer.writerow(
+                [student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"]
+            )
+
+
+def _seconds(graded: Graded) -> str:
+    return f"{graded.report.duration_s:.1f}"
+
+
+def summary_table(graded: Sequence[Graded], seconds: float) -> str:
+    """The table printed at the end: one line per notebook, then the counts."""
+    header = ("student", "problem", "verdict", "score", "seconds")
+    rows = [
+        (g.student, g.problem or "?", g.verdict, f"{g.report.score:g}/{g.report.max_score:g}", _seconds(g))
+        for g in graded
+    ]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in (header, *rows)]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    counts: dict[str, int] = {}
+    for g in graded:
+        counts[g.verdict] = counts.get(g.verdict, 0) + 1
+    tally = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+    lines.append(f"\n{len(graded)} notebooks graded in {seconds:.1f} s: {tally}")
+    return "\n".join(lines)
