@@ -19,6 +19,7 @@ What it writes into the output directory:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import csv
 import glob
 import json
@@ -124,7 +125,8 @@ def _pool(device: str) -> Any:
     from sandbox.pool import SandboxPool
 
     if device not in _pools:
-        _pools[device] = SandboxPool(get_backend(_backend_name, device=device), notebook=True)
+        # The next sandbox warms up while this notebook is graded: a batch never waits for one.
+        _pools[device] = SandboxPool(get_backend(_backend_name, device=device), notebook=True, replace_early=True)
     return _pools[device]
 
 
@@ -148,7 +150,10 @@ def grade_file(path: Path, problem_slug: str | None, student_from: str = "file")
                 "(a notebook downloaded from a problem's page says it in its metadata)"
             )
         problem = load_problem(slug)
+        slug = problem.slug
     except (SubmissionInputError, ProblemError) as exc:
+        with contextlib.suppress(ProblemError):  # a slug, not the path it was given as
+            slug = load_problem(slug).slug if slug else slug
         report = Report(problem=slug, verdict=Verdict.INVALID_SUBMISSION, score=0.0, max_score=0.0, message=str(exc))
         report.duration_s = time.perf_counter() - started
         return Graded(str(path), student, slug, report)
@@ -348,9 +353,7 @@ def write_gradebook_csv(path: Path, graded: Iterable[Graded]) -> None:
         writer.writerow(["student", *problems, "total"])
         for student in sorted(scores):
             row = scores[student]
-            writer.writerow(
-                [student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"]
-            )
+            writer.writerow([student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"])
 
 
 def _seconds(graded: Graded) -> str:

@@ -113,7 +113,8 @@ def _grade_in_session(
         return
     except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
         verdict, message = explain_failure(exc)
-        report.verdict, report.message = verdict, f"while loading your code: {message}"
+        stage = "while running your notebook" if source.is_notebook else "while loading your code"
+        report.verdict, report.message = verdict, f"{stage}: {message}"
         return
     secret = grading_secret()
     plugin = run_tests(

@@ -15,7 +15,6 @@ printable and capped. nbclient never starts, restarts or kills this kernel: the 
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import secrets
@@ -172,8 +171,10 @@ def _sandboxed_client(session: SandboxSession, run: NotebookRun) -> Any:
         def has_kernel(self) -> bool:
             return True
 
-        async def is_alive(self) -> bool:  # type: ignore[override]
+        async def _async_is_alive(self) -> bool:
             return session.alive
+
+        is_alive = _async_is_alive  # what nbclient asks, and what the kernel client asks
 
         def client(self, **kwargs: Any) -> Any:
             context = zmq.asyncio.Context()
@@ -208,15 +209,16 @@ def _sandboxed_client(session: SandboxSession, run: NotebookRun) -> Any:
     manager = SandboxKernelManager()
     manager.load_connection_info(session.kernel.info())  # type: ignore[arg-type]
 
-    def seconds_left(cell: Any = None) -> int:
-        return max(1, math.ceil(session.wall_deadline - time.monotonic()))
+    def seconds_left(cell: Any = None) -> float:
+        # nbclient takes fractions too: the cell that never ends stops at the sandbox's deadline.
+        return max(0.1, session.wall_deadline - time.monotonic())
 
     return SandboxNotebookClient(
         run.notebook,
         km=manager,
         kernel_name="python3",
         timeout_func=seconds_left,
-        startup_timeout=seconds_left(),
+        startup_timeout=max(1, int(seconds_left())),
         skip_cells_with_tag=SKIP_TAG,
         allow_errors=False,
         store_widget_state=False,

@@ -1,0 +1,171 @@
+"""``python -m grader autograde`` as course staff run it in CI: a folder of mixed notebooks.
+
+The batch is graded once, for real (bwrap sandboxes, kernels in them, two workers), under a
+copy of ``aot_compiled_sum`` whose time limit is 8 s, so that the notebook that never ends
+costs 8 s, not a minute.
+"""
+
+import csv
+import json
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell
+
+from grader.problem import REPO_ROOT, load_problem
+
+TIME_LIMIT_S = 8
+REFERENCE = (REPO_ROOT / "solutions/aot_compiled_sum/reference.py").read_text()
+WRONG = (REPO_ROOT / "solutions/aot_compiled_sum/wrong_value.py").read_text()
+
+OFFLINE = "runtime_error"  # no network in a sandbox: a download fails as it would offline
+# student -> (what their notebook's solution cell holds, cells appended, expected verdict)
+STUDENTS = {
+    "ada": (REFERENCE, ["%timeit -n2 -r1 aot_compiled_sum(jnp.ones(5))", "%%time\nprint('timed')"], "accepted"),
+    "ben": (REFERENCE, ["%env JAX_DEMO=1\nprint(aot_compiled_sum(jnp.arange(4)))"], "accepted"),
+    "cy": (WRONG, [], "wrong_answer"),
+    "dee": ("import jax\n\nvalue = 1 / 0\n", [], "runtime_error"),
+    "eve": ("import jax\n\n\ndef some_other_name(x):\n    return x\n", [], "wrong_answer"),
+    "fay": ("while True:\n    pass\n", [], "time_limit_exceeded"),
+    "gus": (
+        REFERENCE,
+        ["import urllib.request\nurllib.request.urlopen('http://example.com', timeout=3)"],
+        "runtime_error",
+    ),
+    "hal": ("def aot_compiled_sum(x)\n    return x\n", [], "syntax_error"),
+}
+
+
+def _student_notebook(problem, solution, extra_cells):
+    notebook = problem.student_notebook()
+    for cell in notebook.cells:
+        if "starter" in cell.metadata.get("tags", []):
+            cell.source = solution
+    notebook.cells += [new_code_cell(source) for source in extra_cells]
+    return notebook
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    root = tmp_path_factory.mktemp("autograde")
+    problem_notebook = nbformat.read(REPO_ROOT / "problems/aot_compiled_sum.ipynb", as_version=4)
+    problem_notebook.metadata["grader"]["time_limit_s"] = TIME_LIMIT_S
+    problem_path = root / "aot_compiled_sum.ipynb"
+    nbformat.write(problem_notebook, problem_path)
+    problem = load_problem(problem_path)
+    submissions = root / "submissions"
+    submissions.mkdir()
+    for student, (solution, extra, _) in STUDENTS.items():
+        nbformat.write(_student_notebook(problem, solution, extra), submissions / f"{student}.ipynb")
+    (submissions / "ivy.ipynb").write_text("def aot_compiled_sum(x): pass\n")  # a .py file, misnamed
+    (submissions / "joe.ipynb").write_text("")
+    (submissions / ".ipynb_checkpoints").mkdir()
+    (submissions / ".ipynb_checkpoints" / "ada-checkpoint.ipynb").write_text("{}")
+    out = root / "out"
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "grader", "autograde", str(submissions), "--problem", str(problem_path),
+         "--jobs", "2", "--out", str(out)],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
+    )  # fmt: skip
+    return result, out, time.perf_counter() - started
+
+
+def _rows(out):
+    with (out / "results.csv").open(newline="") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def test_every_notebook_is_graded_with_the_right_verdict_and_the_batch_exits_0(batch):
+    result, out, _ = batch
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = _rows(out)
+    assert set(rows) == {*STUDENTS, "ivy", "joe"}  # checkpoints are not submissions
+    for student, (_, _, verdict) in STUDENTS.items():
+        assert rows[student]["verdict"] == verdict, (student, rows[student])
+    assert rows["ivy"]["verdict"] == "invalid_submission" and "not a Jupyter notebook" in rows["ivy"]["message"]
+    assert "defines no function named 'aot_compiled_sum'" in (out / "reports/eve--aot_compiled_sum.json").read_text()
+    assert rows["joe"]["verdict"] == "invalid_submission" and "empty" in rows["joe"]["message"]
+    assert "Traceback" not in result.stderr
+    # The summary table names every student with their verdict.
+    for student, row in rows.items():
+        assert any(
+            line.split()[:3] == [student, "aot_compiled_sum", row["verdict"]] for line in result.stdout.splitlines()
+        )
+
+
+def test_a_failing_cell_is_named_by_number_and_first_line(batch):
+    _, out, _ = batch
+    report = json.loads((out / "reports" / "dee--aot_compiled_sum.json").read_text())
+    assert report["message"].startswith("cell ")
+    assert "(import jax) raised ZeroDivisionError: division by zero" in report["message"]
+    offline = json.loads((out / "reports" / "gus--aot_compiled_sum.json").read_text())
+    assert "URLError" in offline["message"]  # no network in the sandbox
+
+
+def test_a_hanging_notebook_costs_its_time_limit_and_holds_up_only_its_worker(batch):
+    _, out, wall = batch
+    rows = _rows(out)
+    assert float(rows["fay"]["seconds"]) <= TIME_LIMIT_S + 2
+    # Two workers: the batch took much less than its notebooks one after the other.
+    total = sum(float(row["seconds"]) for row in rows.values())
+    assert wall < total, (wall, total)
+
+
+def test_junit_has_a_suite_per_notebook_and_a_case_per_test(batch):
+    _, out, _ = batch
+    suites = ET.parse(out / "junit.xml").getroot()
+    assert suites.tag == "testsuites"
+    by_name = {suite.get("name"): suite for suite in suites}
+    assert set(by_name) == {f"{s}/aot_compiled_sum" for s in [*STUDENTS, "ivy", "joe"]}
+    accepted = by_name["ada/aot_compiled_sum"]
+    assert len(accepted.findall("testcase")) == 7 and accepted.get("failures") == "0"
+    wrong = by_name["cy/aot_compiled_sum"]
+    assert int(wrong.get("failures")) > 0 and wrong.find("testcase/failure") is not None
+    assert by_name["dee/aot_compiled_sum"].find("testcase/error") is not None
+
+
+def test_gradebook_and_gradescope_results(batch):
+    _, out, _ = batch
+    with (out / "gradebook.csv").open(newline="") as handle:
+        table = list(csv.reader(handle))
+    assert table[0] == ["student", "aot_compiled_sum", "total"]
+    scores = {row[0]: row[1] for row in table[1:]}
+    assert scores["ada"] == "100" and scores["fay"] == "0" and float(scores["cy"]) < 100
+    results = json.loads((out / "gradescope" / "cy--aot_compiled_sum" / "results.json").read_text())
+    assert results["score"] == float(scores["cy"])
+    assert {test["visibility"] for test in results["tests"]} == {"visible", "after_published"}
+
+
+def test_feedback_notebooks_have_outputs_and_results_but_no_hidden_test_code(batch):
+    _, out, _ = batch
+    problem = load_problem("aot_compiled_sum")
+    public = nbformat.writes(problem.student_notebook())
+    hidden_lines = [line.strip() for line in problem.hidden_tests.splitlines() if len(line.strip()) > 30]
+    hidden_lines = [line for line in hidden_lines if line not in public]  # not also in the visible tests
+    assert len(hidden_lines) > 10
+    feedback = nbformat.read(out / "feedback" / "ada--aot_compiled_sum.ipynb", as_version=4)
+    nbformat.validate(feedback)
+    text = nbformat.writes(feedback)
+    assert "timed" in text and "per loop" in text  # %%time and %timeit ran, as in Jupyter
+    assert feedback.cells[-1].cell_type == "markdown" and "accepted" in feedback.cells[-1].source
+    assert "test_matches_the_reference_across_lengths_and_dtypes" in feedback.cells[-1].source
+    for line in hidden_lines:
+        assert line not in text
+    wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4)
+    assert "wrong_answer" in wrong.cells[-1].source and "```text" in wrong.cells[-1].source
+
+
+def test_nothing_to_grade_is_a_usage_error(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "grader", "autograde", str(tmp_path)], capture_output=True, text=True, cwd=REPO_ROOT
+    )
+    assert result.returncode == 2 and "no notebooks found" in result.stderr and "Traceback" not in result.stderr
+    missing = subprocess.run(
+        [sys.executable, "-m", "grader", "autograde", str(tmp_path / "absent")], capture_output=True, text=True
+    )
+    assert missing.returncode == 2 and "no such file or folder" in missing.stderr
