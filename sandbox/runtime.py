@@ -34,7 +34,6 @@ which can patch anything here (the README says what that allows).
 from __future__ import annotations
 
 import builtins
-import contextlib
 import functools
 import itertools
 import os
@@ -593,11 +592,9 @@ class Kernel:
             _set_standard_streams(ours)
         shell = self.app.kernel.shell
         hidden = shell.user_ns_hidden
-        namespace = {name: value for name, value in shell.user_ns.items() if name not in hidden}
-        with contextlib.suppress(Exception):  # the kernel's sockets and threads; the cells are done
-            self.app.close()
-        _set_standard_streams(ours)
-        return namespace
+        # The kernel's threads and sockets are left as they are, idle: closing them can block
+        # on ZeroMQ for seconds, and the sandbox ends with this one submission anyway.
+        return {name: value for name, value in shell.user_ns.items() if name not in hidden}
 
 
 def _standard_streams() -> tuple[Any, ...]:
