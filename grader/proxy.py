@@ -375,10 +375,7 @@ class SubmissionProxy:
         CPU devices; raises what loading it raised."""
         proxy = cls(session)
         names = proxy._request(protocol.LOAD, "load", source=source, filename=filename, cpu_devices=cpu_devices)
-        proxy._names = (
-            frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
-        )
-        proxy.load_events = proxy.calls.pop().events
+        proxy._loaded(names)
         return proxy
 
     @classmethod
@@ -398,11 +395,15 @@ class SubmissionProxy:
             cpu_devices=cpu_devices,
         )
         proxy.notebook_run = runs[0]
-        proxy._names = (
+        proxy._loaded(names)
+        return proxy
+
+    def _loaded(self, names: Any) -> None:
+        """Take the names a load reported (strings only) and its events as the load's own."""
+        self._names = (
             frozenset(name for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
         )
-        proxy.load_events = proxy.calls.pop().events
-        return proxy
+        self.load_events = self.calls.pop().events
 
     def __repr__(self) -> str:
         return "submission"

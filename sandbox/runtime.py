@@ -416,8 +416,7 @@ class Runtime:
         self.module = module
         code = compile(source, filename, "exec", dont_inherit=True)
         _, events = self._measured(lambda: exec(code, module.__dict__))
-        names = sorted(name for name, value in vars(module).items() if not name.startswith("_") and callable(value))
-        return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
+        return self._loaded(vars(module), events, device)
 
     def notebook(self, cpu_devices: Any = 1) -> dict[str, Any]:
         if self.kernel is None:
@@ -429,6 +428,10 @@ class Runtime:
         self.module = module
         namespace, events = self._measured(kernel.serve)
         module.__dict__.update(namespace)
+        return self._loaded(namespace, events, device)
+
+    def _loaded(self, namespace: dict[str, Any], events: dict[str, Any], device: str) -> dict[str, Any]:
+        """The reply to a load: the public functions the submission defined, and what JAX did."""
         names = sorted(name for name, value in namespace.items() if not name.startswith("_") and callable(value))
         return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
 

@@ -266,13 +266,10 @@ class SandboxSession:
         """Kill the sandbox, which stopped answering; the error that says why."""
         return self._crashed()
 
-    def output_exceeded(self) -> SandboxOutputExceeded:
+    def output_exceeded(self) -> SandboxError:
         """Kill the sandbox for printing more than its output limit; the error to raise."""
         self.killed_for_output = True
-        self.close()
-        return SandboxOutputExceeded(
-            f"your code printed more than {self.limits.output_limit_bytes} bytes and was stopped"
-        )
+        return self._crashed()
 
     def _time_out(self) -> SandboxTimeout:
         self.killed_for_time = True
