@@ -15,9 +15,10 @@ from grader.problem import Problem, ProblemError, all_problems, load_problem, pr
 if TYPE_CHECKING:
     from sandbox.pool import SandboxPool
 
-# One pool of warm sandboxes per device, per worker process: a submission never waits for
-# `import jax` in its sandbox. Created by the first grading (or by `warm_up`).
-_pools: dict[str, SandboxPool] = {}
+# One pool of warm sandboxes per device (and per kind: code, or a notebook with its kernel), per
+# worker process: a submission never waits for `import jax` in its sandbox. Created by the
+# first grading of its kind (or by `warm_up`).
+_pools: dict[tuple[str, bool], SandboxPool] = {}
 _pools_lock = threading.Lock()
 
 
@@ -88,21 +89,38 @@ def reference_solution_text(slug: str) -> str:
     return load_problem(slug).reference_solution.read_text()
 
 
-def _pool(device: str) -> SandboxPool:
+def student_notebook(slug: str, *, student: str, code: str | None = None) -> str:
+    """The problem as a notebook to download (no hidden tests), as JSON text.
+
+    Its ``grader`` metadata names the problem and ``student``, so that ``grader autograde``
+    knows whose it is and what it solves; ``code``, the student's draft, replaces the starter.
+    """
+    import nbformat
+
+    notebook = load_problem(slug).student_notebook()
+    notebook.metadata["grader"]["student"] = student
+    if code is not None:
+        for cell in notebook.cells:
+            if "starter" in cell.metadata.get("tags", []):
+                cell.source = code
+    return str(nbformat.writes(notebook))
+
+
+def _pool(device: str, *, notebook: bool = False) -> SandboxPool:
     from sandbox.backends import get_backend
     from sandbox.pool import SandboxPool
 
     with _pools_lock:
-        if device not in _pools:
-            _pools[device] = SandboxPool(get_backend(device=device))
-        return _pools[device]
+        if (device, notebook) not in _pools:
+            _pools[device, notebook] = SandboxPool(get_backend(device=device), notebook=notebook)
+        return _pools[device, notebook]
 
 
 def warm_up(device: str = "cpu") -> None:
     """Import the grader and start this process's sandboxes, so the first grading is fast."""
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
 
-    _pool(device).wait_ready()
+    _pool(device).wait_ready()  # notebooks (staff's, for regrading) are rare: their pool starts on demand
 
 
 def close_pools() -> None:
@@ -112,24 +130,26 @@ def close_pools() -> None:
         _pools.clear()
 
 
-def grade_code(slug: str, code: str, *, include_hidden: bool) -> dict[str, Any]:
+def grade_code(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
     """Grade ``code`` for problem ``slug`` in a warm sandbox; the report as JSON-ready data.
 
+    With ``notebook`` (its JSON), the notebook is graded instead, run as Jupyter runs it.
     Every mistake of the student's (syntax, a magic, a wrong answer, a limit) comes back as a
     verdict in the report; only a fault of the platform raises.
     """
     from grader.harness import grade_submission
     from grader.report import Report
-    from grader.source import SubmissionInputError, source_from_text
+    from grader.source import SubmissionInputError, notebook_source, source_from_text
     from grader.verdicts import Verdict
 
     problem = load_problem(slug)
     try:
-        source = source_from_text(code, filename="solution.py")
+        source = notebook_source(notebook, "notebook.ipynb") if notebook else source_from_text(code, "solution.py")
     except SubmissionInputError as exc:
-        refused = Report(problem=slug, verdict=Verdict.SYNTAX_ERROR, score=0.0, max_score=problem.points)
+        verdict = Verdict.INVALID_SUBMISSION if notebook else Verdict.SYNTAX_ERROR
+        refused = Report(problem=slug, verdict=verdict, score=0.0, max_score=problem.points)
         refused.message = str(exc)
         return refused.to_dict()
-    with _pool(problem.sandbox_device).sandbox() as session:
+    with _pool(problem.sandbox_device, notebook=source.is_notebook).sandbox() as session:
         report = grade_submission(problem, source, include_hidden=include_hidden, session=session)
     return report.to_dict()

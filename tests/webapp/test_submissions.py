@@ -237,7 +237,7 @@ def test_solving_after_viewing_the_solution_is_marked_as_such(catalog, student, 
         user=student, problem=problem, solution_viewed_at=start + timedelta(minutes=viewed_minutes_after_submit)
     )
 
-    queue.refresh_progress(student.pk, problem.pk)
+    Progress.refresh(student.pk, problem.pk)
 
     progress = Progress.objects.get(user=student, problem=problem)
     assert progress.solved_at == start

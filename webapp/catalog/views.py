@@ -1,10 +1,12 @@
+from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from webapp import grading
 from webapp.catalog.models import Problem
-from webapp.submissions.models import Progress
-from webapp.submissions.views import workspace
+from webapp.submissions.models import Draft, Progress
+from webapp.submissions.views import SignedInRequest, workspace
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
@@ -32,3 +34,18 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
         context.update(workspace(request.user, problem))
     return render(request, "catalog/problem_detail.html", context)
+
+
+@login_required
+def problem_notebook(request: SignedInRequest, slug: str) -> HttpResponse:
+    """The problem as a Jupyter notebook, with the student's draft in place of the starter.
+
+    It says whose it is and which problem it solves, so staff can grade a folder of them
+    with ``grader autograde`` without naming either.
+    """
+    problem = get_object_or_404(Problem, slug=slug)
+    draft = Draft.objects.filter(user=request.user, problem=problem).first()
+    notebook = grading.student_notebook(slug, student=request.user.username, code=draft.code if draft else None)
+    response = HttpResponse(notebook, content_type="application/x-ipynb+json")
+    response["Content-Disposition"] = f'attachment; filename="{slug}.ipynb"'
+    return response

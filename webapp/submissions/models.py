@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.contrib.auth.models import User
+from django.db import models, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
 
 from webapp.catalog.models import Problem
 
@@ -16,6 +19,10 @@ class Submission(models.Model):
     class Kind(models.TextChoices):
         RUN = "run"
         SUBMIT = "submit"
+
+    class Origin(models.TextChoices):
+        SITE = "site"  # the editor on a problem's page
+        AUTOGRADE = "autograde"  # a notebook graded by staff (``manage.py autograde``)
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -28,6 +35,10 @@ class Submission(models.Model):
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="submissions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     code = models.TextField()
+    # A submission made as a notebook is graded as Jupyter runs it, from this JSON (``code``
+    # then holds its code cells, for reading); empty for code typed on the site.
+    notebook = models.TextField(blank=True)
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.SITE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     verdict = models.CharField(max_length=40, blank=True)
     score = models.FloatField(null=True, blank=True)
@@ -52,6 +63,36 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
+
+    @classmethod
+    def record_graded(
+        cls, user: User, problem: Problem, report: dict[str, Any], *, code: str, notebook: str = ""
+    ) -> Submission:
+        """Record a Submit graded elsewhere (a notebook graded by staff) and update the standing.
+
+        It is a Submit like one made on the site: it counts for the gradebook and for solving,
+        and ``regrade`` grades it again from its notebook.
+        """
+        now = timezone.now()
+        with transaction.atomic():
+            submission = cls.objects.create(
+                user=user,
+                problem=problem,
+                kind=cls.Kind.SUBMIT,
+                origin=cls.Origin.AUTOGRADE,
+                code=code,
+                notebook=notebook,
+                status=cls.Status.GRADED,
+                verdict=report["verdict"],
+                score=report["score"],
+                max_score=report["max_score"],
+                report=report,
+                attempt=1,
+                started_at=now,
+                finished_at=now,
+            )
+            Progress.refresh(user.pk, problem.pk)
+        return submission
 
     @property
     def finished(self) -> bool:
@@ -110,6 +151,16 @@ class Progress(models.Model):
     class Meta:
         constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_progress_per_problem"),)
 
+    @classmethod
+    def refresh(cls, user_id: int, problem_id: int) -> None:
+        """Recompute a student's standing on a problem from their submissions (regrades included)."""
+        submissions = Submission.objects.filter(user_id=user_id, problem_id=problem_id)
+        solved = submissions.filter(kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict="accepted")
+        progress, _ = cls.objects.get_or_create(user_id=user_id, problem_id=problem_id)
+        progress.attempted_at = submissions.aggregate(first=Min("created_at"))["first"]
+        progress.solved_at = solved.aggregate(first=Min("created_at"))["first"]
+        progress.save(update_fields=["attempted_at", "solved_at"])
+
     @property
     def state(self) -> str:
         if self.solved_at is None:
@@ -121,3 +172,36 @@ class Progress(models.Model):
     @property
     def may_see_solution(self) -> bool:
         return self.solved_at is not None or self.solution_viewed_at is not None
+
+
+class GradebookStudent(User):
+    """A student as the gradebook shows them (the admin's gradebook page hangs on this)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "gradebook"
+        verbose_name_plural = "gradebook"
+
+
+def gradebook(problems: list[Problem] | None = None) -> tuple[list[Problem], list[tuple[User, list[float | None]]]]:
+    """Students × problems: each cell the best score of the student's graded Submits (None: none).
+
+    Students are the active accounts that are not staff, and anyone who submitted; problems
+    are the catalog's, in its order, unless given.
+    """
+    problems = list(problems if problems is not None else Problem.objects.all())
+    best = {
+        (row["user_id"], row["problem_id"]): row["best"]
+        for row in Submission.objects.filter(
+            kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, problem__in=problems
+        )
+        .values("user_id", "problem_id")
+        .annotate(best=Max("score"))
+    }
+    submitted = {user_id for user_id, _ in best}
+    students = User.objects.filter(models.Q(is_active=True, is_staff=False) | models.Q(pk__in=submitted))
+    rows = [
+        (student, [best.get((student.pk, problem.pk)) for problem in problems])
+        for student in students.order_by("username")
+    ]
+    return problems, rows

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Min, Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -78,7 +78,10 @@ def run_attempt(submission_id: int, attempt: int) -> str:
     with _heartbeat(submission_id, attempt):
         try:
             report = grading.grade_code(
-                submission.problem.slug, submission.code, include_hidden=submission.kind == Submission.Kind.SUBMIT
+                submission.problem.slug,
+                submission.code,
+                include_hidden=submission.kind == Submission.Kind.SUBMIT,
+                notebook=submission.notebook,
             )
         except Exception as exc:
             logger.exception("grading submission %s failed", submission_id)
@@ -104,7 +107,7 @@ def _finish(submission: Submission, attempt: int, report: dict[str, Any] | None,
         )
         # A platform failure says nothing of the student's code: their standing stays as it was.
         if written and report is not None:
-            refresh_progress(submission.user_id, submission.problem_id)
+            Progress.refresh(submission.user_id, submission.problem_id)
     return str(fields.get("verdict") or fields["status"]) if written else "superseded"
 
 
@@ -171,13 +174,3 @@ def requeue_stalled() -> list[int]:
         logger.warning("submission %s: worker %s went silent; queued again", submission.pk, submission.worker)
         requeued.append(submission.pk)
     return requeued
-
-
-def refresh_progress(user_id: int, problem_id: int) -> None:
-    """Recompute a student's standing on a problem from their submissions (regrades included)."""
-    submissions = Submission.objects.filter(user_id=user_id, problem_id=problem_id)
-    solved = submissions.filter(kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict="accepted")
-    progress, _ = Progress.objects.get_or_create(user_id=user_id, problem_id=problem_id)
-    progress.attempted_at = submissions.aggregate(first=Min("created_at"))["first"]
-    progress.solved_at = solved.aggregate(first=Min("created_at"))["first"]
-    progress.save(update_fields=["attempted_at", "solved_at"])

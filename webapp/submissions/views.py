@@ -97,7 +97,7 @@ def accept(user: User, problem: Problem, kind: str, code: str) -> Submission:
     """Record the submission (its code becomes the draft too) and queue its grading."""
     Draft.objects.update_or_create(user=user, problem=problem, defaults={"code": code})
     submission = Submission.objects.create(user=user, problem=problem, kind=kind, code=code)
-    queue.refresh_progress(user.pk, problem.pk)  # now attempted
+    Progress.refresh(user.pk, problem.pk)  # now attempted
     queue.enqueue(submission)
     submission.refresh_from_db()
     return submission
