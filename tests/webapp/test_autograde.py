@@ -114,7 +114,8 @@ def test_autograde_records_each_named_student_and_lists_the_unknown(accounts, ha
     assert Progress.objects.get(user=accounts["ada"]).state == "solved"
 
     ben = Submission.objects.get(user=accounts["ben"])
-    assert (ben.origin, ben.verdict) == ("autograde", "wrong_answer") and ben.score < ben.max_score
+    assert (ben.origin, ben.verdict) == ("autograde", "wrong_answer")
+    assert ben.score is not None and ben.max_score is not None and ben.score < ben.max_score
     assert Progress.objects.get(user=accounts["ben"]).state == "attempted"
     assert (tmp_path / "out" / "junit.xml").is_file()  # --out writes what `grader autograde` writes
 
