@@ -26,7 +26,10 @@ import json
 import multiprocessing
 import os
 import re
+import shutil
+import signal
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
@@ -111,10 +114,16 @@ _pools: dict[str, Any] = {}
 _backend_name: str | None = None
 
 
-def _start_worker(backend_name: str | None) -> None:
-    """A worker's set-up: JAX and the harness imported, one CPU sandbox already warming."""
+def _start_worker(backend_name: str | None, scratch: str) -> None:
+    """A worker's set-up: JAX and the harness imported, one CPU sandbox already warming.
+
+    Ctrl-C is the batch's to handle (it stops the workers); and whatever a worker leaves in
+    ``scratch`` (a killed worker's kernel directories, say) goes when the batch ends.
+    """
     global _backend_name
     _backend_name = backend_name
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tempfile.tempdir = scratch
     import grader.harness  # noqa: F401  (imported now, not while the first notebook waits)
 
     _pool("cpu")
@@ -252,8 +261,9 @@ def autograde(
     graded: dict[Path, Graded] = {}
     bar = tqdm(total=len(files), unit="notebook", disable=not sys.stderr.isatty() if progress is None else not progress)
     context = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
+    scratch = tempfile.mkdtemp(prefix="jaxjudge-autograde-")
     executor = concurrent.futures.ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(backend_name,)
+        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(backend_name, scratch)
     )
     finished = False
     try:
@@ -270,11 +280,28 @@ def autograde(
         pass
     finally:
         bar.close()
-        executor.shutdown(wait=finished, cancel_futures=True)
+        if not finished:  # the notebooks being graded are dropped: stop their workers now
+            executor.shutdown(wait=False, cancel_futures=True)
+            _stop_workers()
+        executor.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(scratch, ignore_errors=True)
         ordered = [graded[path] for path in files if path in graded]
         if writer is not None:
             writer.finish(ordered)
     return ordered, finished
+
+
+def _stop_workers() -> None:
+    """Terminate this process's worker processes; their sandboxes die with them (bwrap's
+    ``--die-with-parent``, docker's client)."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout=10)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def _result(future: concurrent.futures.Future[Graded], path: Path, problem: str | None) -> Graded:

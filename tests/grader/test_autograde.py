@@ -5,12 +5,16 @@ copy of ``aot_compiled_sum`` whose time limit is 8 s, so that the notebook that 
 costs 8 s, not a minute.
 """
 
+import contextlib
 import csv
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -169,3 +173,53 @@ def test_nothing_to_grade_is_a_usage_error(tmp_path):
         [sys.executable, "-m", "grader", "autograde", str(tmp_path / "absent")], capture_output=True, text=True
     )
     assert missing.returncode == 2 and "no such file or folder" in missing.stderr
+
+
+def _running_in_group(group):
+    """The processes of a process group that still run (zombies waiting for a reaper do not)."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command name
+            if fields[0] != "Z" and int(fields[2]) == group:
+                running.append(int(stat.parent.name))
+    return running
+
+
+def test_ctrl_c_keeps_what_was_graded_and_exits_130(tmp_path):
+    """Ctrl-C at a terminal interrupts the whole process group: the command and its workers."""
+    problem = load_problem("aot_compiled_sum")
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    for number in range(6):
+        nbformat.write(_student_notebook(problem, REFERENCE, []), submissions / f"student{number}.ipynb")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "grader", "autograde", str(submissions), "--jobs", "1", "--out", str(out)]
+    batch = subprocess.Popen(
+        [*command, "--problem", "aot_compiled_sum"],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 180
+        while not list((out / "reports").glob("*.json")) and batch.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert batch.poll() is None, "the batch ended before it could be interrupted"
+        os.killpg(batch.pid, signal.SIGINT)
+        _, stderr = batch.communicate(timeout=60)
+        # Its workers are gone too, not left behind (multiprocessing's helper may take a moment).
+        deadline = time.monotonic() + 10
+        while _running_in_group(batch.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _running_in_group(batch.pid) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(batch.pid, signal.SIGKILL)
+    assert batch.returncode == 130, stderr
+    assert "interrupted" in stderr
+    reports = sorted(path.stem for path in (out / "reports").glob("*.json"))
+    assert 1 <= len(reports) < 6
+    rows = _rows(out)
+    assert sorted(f"{name}--aot_compiled_sum" for name in rows) == reports
+    assert {row["verdict"] for row in rows.values()} == {"accepted"}
+    suites = ET.parse(out / "junit.xml").getroot().findall("testsuite")
+    assert len(suites) == len(reports)
