@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from sandbox.protocol import KERNEL_DIRECTORY_VARIABLE
+from sandbox.protocol import FORK_SERVER_VARIABLE, KERNEL_DIRECTORY_VARIABLE
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
 RUNTIME_MOUNT = "/opt/jaxjudge"
@@ -94,15 +94,20 @@ class Backend:
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
         kernel_directory: str | None = None,
+        fork_server_fd: int | None = None,
     ) -> list[str]:
         """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids.
 
         ``kernel_directory``, a host directory, is shared read-write with a sandbox started to
-        run a notebook: its kernel's connection file and sockets are there.
+        run a notebook: its kernel's connection file and sockets are there. ``fork_server_fd``
+        makes the sandbox a fork server (``sandbox.forkserver``) controlled over that fd.
         """
         raise NotImplementedError
 
-    def environment(self, kernel_directory: str | None = None) -> dict[str, str]:
+    # Whether the backend can run a fork server (one sandbox forking single-use runtimes).
+    supports_fork_server = False
+
+    def environment(self, kernel_directory: str | None = None, fork_server_fd: int | None = None) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
         if self.device == "gpu":
@@ -110,6 +115,8 @@ class Backend:
             env.update({"JAX_PLATFORMS": "cuda", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
         if kernel_directory is not None:
             env[KERNEL_DIRECTORY_VARIABLE] = kernel_directory
+        if fork_server_fd is not None:
+            env[FORK_SERVER_VARIABLE] = str(fork_server_fd)
         return env
 
     def terminate(self, sandbox_id: str) -> None:
@@ -138,6 +145,7 @@ class BwrapBackend(Backend):
     name = "bwrap"
     isolated = True
     kernel_mount = KERNEL_MOUNT
+    supports_fork_server = True
 
     def __init__(
         self, device: str = "cpu", *, executable: str | None = None, gpu_paths: Sequence[str] | None = None
@@ -160,6 +168,7 @@ class BwrapBackend(Backend):
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
         kernel_directory: str | None = None,
+        fork_server_fd: int | None = None,
     ) -> list[str]:
         args = [
             self.executable,
@@ -199,7 +208,7 @@ class BwrapBackend(Backend):
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
         if kernel_directory is not None:
             args += ["--bind", kernel_directory, KERNEL_MOUNT]
-        environment = self.environment(KERNEL_MOUNT if kernel_directory is not None else None)
+        environment = self.environment(KERNEL_MOUNT if kernel_directory is not None else None, fork_server_fd)
         for key, value in {**environment, **interpreter.environment}.items():
             args += ["--setenv", key, value]
         command = [interpreter.executable, "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT, interpreter.site_dirs)]
@@ -211,6 +220,7 @@ class ProcessBackend(Backend):
 
     name = "process"
     isolated = False
+    supports_fork_server = True
 
     def __init__(self, device: str = "cpu") -> None:
         super().__init__(device)
@@ -228,6 +238,7 @@ class ProcessBackend(Backend):
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
         kernel_directory: str | None = None,
+        fork_server_fd: int | None = None,
     ) -> list[str]:
         # The environment is the session's to give (see ``environment``).
         return [*self.resource_limits(limits, cgroup_prefix), *runtime_command(str(SANDBOX_PACKAGE.parent))]
@@ -265,6 +276,7 @@ class DockerBackend(Backend):
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
         kernel_directory: str | None = None,
+        fork_server_fd: int | None = None,
     ) -> list[str]:
         args = [
             self.executable, "run", "--interactive", "--name", sandbox_id,

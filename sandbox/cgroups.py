@@ -92,6 +92,11 @@ class SandboxCgroup:
         procs = {str(directory / "cgroup.procs") for directory in directories}
         return ["/bin/sh", "-c", ENTER_CGROUPS, "enter-cgroups", *sorted(procs), "--"]
 
+    def add(self, pid: int) -> None:
+        """Move a running process (all its threads) into the groups."""
+        for directory in {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set()):
+            (directory / "cgroup.procs").write_text(str(pid))
+
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of this sandbox for running out of memory."""
         events = self.memory_dir / ("memory.oom_control" if self.version == 1 else "memory.events")

@@ -67,11 +67,17 @@ class KernelConnection:
     inside: str  # the directory as the sandbox sees it
 
     @classmethod
-    def create(cls, backend: Backend) -> KernelConnection:
-        directory = tempfile.mkdtemp(prefix="jaxjudge-kernel-")
+    def create(cls, backend: Backend, parent: str | None = None) -> KernelConnection:
+        """A new kernel directory: a sandbox of its own, or one in ``parent``, the directory a
+        fork server shares (its children find theirs by name)."""
+        directory = tempfile.mkdtemp(prefix="jaxjudge-kernel-", dir=parent)
         if backend.kernel_directory_owner is not None:
             os.chown(directory, backend.kernel_directory_owner, backend.kernel_directory_owner)
-        connection = cls(directory, secrets.token_hex(32), backend.kernel_mount or directory)
+        if parent is None:
+            inside = backend.kernel_mount or directory
+        else:
+            inside = os.path.join(backend.kernel_mount or parent, os.path.basename(directory))
+        connection = cls(directory, secrets.token_hex(32), inside)
         # Written before the sandbox starts: the kernel binds its sockets as it says.
         Path(directory, "connection.json").write_text(json.dumps(connection.info(inside=True)))
         return connection
@@ -90,6 +96,10 @@ class KernelConnection:
             "signature_scheme": "hmac-sha256",
             "kernel_name": "python3",
         }
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.directory)
 
     def remove(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -5,15 +5,22 @@ submission (nothing survives into the next), and the pool starts a fresh one to 
 place. By default the replacement starts when the previous submission is done, so that
 warming up never competes with a grading for the CPU (best latency); with
 ``replace_early=True`` it starts as soon as one is taken (best throughput for a batch).
+
+Where the backend can (bwrap), sandboxes are forked by fork servers (``sandbox.forkserver``)
+rather than started afresh: JAX is imported once per fork server, not once per submission.
+A fork server serves one submission at a time, so a pool keeps one per sandbox, two with
+``replace_early`` (one forks the next while the other's child is graded).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sandbox.backends import Backend, SandboxLimits
+from sandbox.forkserver import ForkServer, ForkServerError
 from sandbox.session import SandboxSession
 
 
@@ -28,12 +35,16 @@ class SandboxPool:
         limits: SandboxLimits | None = None,
         replace_early: bool = False,
         notebook: bool = False,
+        fork_servers: bool | None = None,
     ) -> None:
-        """``notebook``: the sandboxes run notebooks (each prepares an IPython kernel while it starts)."""
+        """``notebook``: the sandboxes run notebooks (each prepares an IPython kernel while it
+        starts). ``fork_servers``: fork sandboxes from fork servers (default: where the backend can)."""
         if size < 1:
             raise ValueError("a sandbox pool needs at least one sandbox")
         self.backend, self.size, self.limits, self.replace_early = backend, size, limits, replace_early
         self.notebook = notebook
+        self.fork_servers = backend.supports_fork_server if fork_servers is None else fork_servers
+        self._servers: list[ForkServer] = []
         self._idle: list[SandboxSession] = []
         self._lock = threading.Lock()
         self.refill()
@@ -45,7 +56,10 @@ class SandboxPool:
                 self._idle.remove(session)
                 session.close()
             while len(self._idle) < self.size:
-                self._idle.append(SandboxSession(self.backend, self.limits, notebook=self.notebook))
+                started = self._start(wait=False)
+                if started is None:  # its fork server is still importing JAX: the next refill forks
+                    break
+                self._idle.append(started)
 
     def take(self) -> SandboxSession:
         """A started sandbox for one submission; the caller must close it."""
@@ -55,7 +69,33 @@ class SandboxPool:
                 if session.alive:
                     return session
                 session.close()
-        return SandboxSession(self.backend, self.limits, notebook=self.notebook)
+            started = self._start(wait=True)
+            assert started is not None
+            return started
+
+    def _start(self, *, wait: bool) -> SandboxSession | None:
+        """A new sandbox: forked where a fork server is free (``wait``: even one still
+        starting), else started afresh; None when it would have to wait and may not."""
+        if not self.fork_servers:
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook)
+        for dead in [s for s in self._servers if not s.alive]:
+            self._servers.remove(dead)
+            dead.close()
+        free = [s for s in self._servers if not s.busy]
+        server: ForkServer | None = next((s for s in free if s.ready is not None or s.poll_ready()), None)
+        if server is None and wait and free:
+            server = free[0]
+        if server is None and len(self._servers) < self.size * (2 if self.replace_early else 1):
+            self._servers.append(ForkServer(self.backend, self.limits, notebook=self.notebook))
+            if wait:
+                server = self._servers[-1]
+        if server is None:
+            # Every fork server is busy or starting: start a sandbox the usual way if needed now.
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
+        try:
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook, fork_server=server)
+        except ForkServerError:  # discarded; it is replaced at the next start
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
 
     @contextmanager
     def sandbox(self) -> Iterator[SandboxSession]:
@@ -72,6 +112,12 @@ class SandboxPool:
     def wait_ready(self) -> None:
         """Block until every idle sandbox has imported JAX (for benchmarks and warm starts)."""
         with self._lock:
+            servers = [server for server in self._servers if not server.busy]
+        for server in servers:
+            with contextlib.suppress(ForkServerError):  # a broken one is replaced by the refill
+                server.wait_ready()
+        self.refill()
+        with self._lock:
             idle = list(self._idle)
         for session in idle:
             session.wait_ready()
@@ -81,6 +127,9 @@ class SandboxPool:
             for session in self._idle:
                 session.close()
             self._idle.clear()
+            for server in self._servers:
+                server.close()
+            self._servers.clear()
 
     def __enter__(self) -> SandboxPool:
         return self

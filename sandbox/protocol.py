@@ -111,6 +111,11 @@ NOTEBOOK = "notebook"
 # The environment variable that tells the runtime of such a sandbox where its kernel's
 # connection file is and its sockets go (the one directory it shares with the host).
 KERNEL_DIRECTORY_VARIABLE = "JAXJUDGE_KERNEL_DIRECTORY"
+# A fork server (``runtime.serve_forks``) reads its control socket from the fd this variable
+# names. It speaks a control protocol of its own: one JSON object a line, each of these ops.
+FORK_SERVER_VARIABLE = "JAXJUDGE_FORK_SERVER_FD"
+FORK, FORKED, END, ENDED = "fork", "forked", "end", "ended"
+MAX_CONTROL_LINE_BYTES = 4096
 # Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
 READY, OK, ERROR = "ready", "ok", "error"
 OPERATIONS = {

@@ -34,6 +34,7 @@ which can patch anything here (the README says what that allows).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import itertools
 import os
@@ -562,11 +563,7 @@ class Kernel:
     """
 
     def __init__(self, directory: str) -> None:
-        # IPython wants a home and somewhere to write its profile; nothing of it outlives the
-        # sandbox.
-        os.environ.setdefault("HOME", "/tmp")
-        for variable in ("IPYTHONDIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR"):
-            os.environ[variable] = f"/tmp/.{variable.lower()}"
+        _ipython_environment()
         from ipykernel.kernelapp import IPKernelApp
 
         ours = _standard_streams()
@@ -600,6 +597,13 @@ class Kernel:
         return {name: value for name, value in shell.user_ns.items() if name not in hidden}
 
 
+def _ipython_environment() -> None:
+    """IPython wants a home and somewhere to write its profile; nothing of it outlives the sandbox."""
+    os.environ.setdefault("HOME", "/tmp")
+    for variable in ("IPYTHONDIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR"):
+        os.environ[variable] = f"/tmp/.{variable.lower()}"
+
+
 def _standard_streams() -> tuple[Any, ...]:
     return sys.stdout, sys.stderr, sys.displayhook, sys.excepthook
 
@@ -630,6 +634,15 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
 
 
 def main() -> None:
+    control = os.environ.pop(protocol.FORK_SERVER_VARIABLE, None)
+    if control is not None:
+        serve_forks(int(control))
+    else:
+        serve_one()
+
+
+def serve_one() -> None:
+    """Serve one submission on fds 0 and 1 (its output goes to fd 2), then exit."""
     # The channel gets private copies of fds 0 and 1; the submission's own stdin reads
     # nothing and its stdout joins stderr, so printing cannot corrupt the channel.
     channel_in = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -640,6 +653,130 @@ def main() -> None:
     sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
     builtins.input = _no_input
     Runtime(channel_in, channel_out, kernel_directory=os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)).serve()
+
+
+# -- the fork server ----------------------------------------------------------------------------
+
+PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
+# Where a submission may write: emptied between two submissions of one fork server.
+SCRATCH_DIRECTORIES = ("/tmp", "/dev/shm")
+
+
+def serve_forks(control_fd: int) -> None:
+    """Import JAX (and IPython) once, then fork one single-use runtime per submission.
+
+    Each child takes the three pipes of its session (received over the control socket) as
+    its fds 0, 1 and 2, closes everything else this process holds, and serves one submission
+    as ``serve_one`` does. One child at a time: when the host says the submission is over,
+    every other process of this sandbox is killed (``kill(-1)``), reaped, and the scratch
+    directories emptied before the next fork, so nothing a submission did reaches the next.
+    This process runs no submission code and is not dumpable (a child cannot read or write
+    its memory through ``/proc`` or ptrace); a child can only kill or stop it, which the host
+    notices and answers by discarding the whole sandbox.
+    """
+    import ctypes
+    import json
+    import signal
+    import socket
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of a child come here, to be reaped
+    # The directory of the notebooks' kernel directories (one each, named by the fork request).
+    kernels_root = os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)
+    # What every child needs, imported once here. Nothing may start JAX's backend or a thread.
+    import jax.export
+    import jax.extend
+    import jax.numpy
+
+    if kernels_root is not None:
+        _ipython_environment()
+        from ipykernel.kernelapp import IPKernelApp  # noqa: F401
+
+    control = socket.socket(fileno=control_fd)  # a SOCK_SEQPACKET pair: one message a request
+    default_handlers = {number: signal.getsignal(number) for number in _catchable_signals()}
+    for number in default_handlers:  # a signal from a child must not run code here
+        signal.signal(number, signal.SIG_IGN)
+
+    def send(op: str, **fields: Any) -> None:
+        control.send(json.dumps({"op": op, **fields}).encode())
+
+    send(protocol.READY, pid=os.getpid(), jax_version=jax.__version__)
+    child = 0
+    while True:
+        message, fds, _, _ = socket.recv_fds(control, protocol.MAX_CONTROL_LINE_BYTES, 3)
+        if not message:
+            return  # the host is gone
+        request = json.loads(message)
+        if request.get("op") == protocol.END and child:
+            status, cpu_seconds = _end_submission(child)
+            send(protocol.ENDED, status=status, cpu_seconds=cpu_seconds)
+            child = 0
+        elif request.get("op") == protocol.FORK and not child and len(fds) == 3:
+            kernel = request.get("kernel")
+            kernel_directory = os.path.join(kernels_root, kernel) if kernel and kernels_root else None
+            child = os.fork()
+            if child == 0:
+                _become_submission(fds, default_handlers, kernel_directory)
+            for fd in fds:
+                os.close(fd)
+            send(protocol.FORKED, pid=child)
+        else:
+            raise SystemExit(f"fork server: unexpected request {request!r}")
+
+
+def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_directory: str | None) -> None:
+    """In a fresh child of the fork server: take the session's pipes, drop the rest, serve."""
+    import signal
+
+    try:
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the control socket above all
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        if kernel_directory is not None:
+            os.environ[protocol.KERNEL_DIRECTORY_VARIABLE] = kernel_directory
+        serve_one()
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+    os._exit(0)
+
+
+def _end_submission(child: int) -> tuple[int, float]:
+    """Kill every process of this sandbox but this one, reap them all, empty the scratch
+    directories; the exit status of the submission's process and the CPU time it used."""
+    import shutil
+    import signal
+
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, signal.SIGKILL)  # every process this one may signal: all of the submission's
+    status, cpu_seconds = -signal.SIGKILL, 0.0
+    while True:
+        try:
+            pid, wait_status, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == child:
+            status = os.waitstatus_to_exitcode(wait_status)
+            cpu_seconds = usage.ru_utime + usage.ru_stime
+    for directory in SCRATCH_DIRECTORIES:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(directory):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+    return status, cpu_seconds
+
+
+def _catchable_signals() -> list[int]:
+    import signal
+
+    uncatchable = {signal.SIGKILL, signal.SIGSTOP}
+    return [number for number in signal.valid_signals() if number not in uncatchable and number < signal.SIGRTMIN]
 
 
 def _no_input(prompt: object = "") -> str:

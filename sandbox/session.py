@@ -24,6 +24,7 @@ from typing import Any
 from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
+from sandbox.forkserver import ForkedProcess, ForkServer, ForkServerError
 from sandbox.kernel import KernelConnection
 
 # How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
@@ -58,10 +59,49 @@ class SandboxProtocolError(SandboxError):
     """The sandbox answered with something that breaks the protocol."""
 
 
-class SandboxSession:
-    """A running sandbox, single use: one submission, then killed."""
+class SpawnedProcess:
+    """The process of a sandbox started for one submission (``ForkedProcess`` is the other kind)."""
 
-    def __init__(self, backend: Backend, limits: SandboxLimits | None = None, *, notebook: bool = False) -> None:
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        self.stdin, self.stdout, self.stderr = popen.stdin, popen.stdout, popen.stderr
+        self.returncode: int | None = None
+
+    def exited(self) -> bool:
+        if self.returncode is not None:
+            return True
+        # Peek without reaping, so that reap() still gets the exit status and its rusage.
+        return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
+
+    def reap(self) -> tuple[int, float]:
+        """Kill every process of the sandbox; its exit status and the CPU seconds it used."""
+        self.kill()
+        # wait4 rather than Popen.wait: its resource usage tells CPU-time kills apart.
+        _, status, usage = os.wait4(self.pid, 0)
+        self.returncode = self.popen.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode, usage.ru_utime + usage.ru_stime
+
+
+class SandboxSession:
+    """A running sandbox, single use: one submission, then killed.
+
+    The sandbox is started for it, or forked by a ``ForkServer`` (a warm sandbox that has
+    imported JAX already): either way the submission's process serves this session only.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        limits: SandboxLimits | None = None,
+        *,
+        notebook: bool = False,
+        fork_server: ForkServer | None = None,
+    ) -> None:
         self.backend = backend
         self.limits = limits or SandboxLimits()
         self.started_at = time.monotonic()
@@ -87,28 +127,49 @@ class SandboxSession:
         )
         # A sandbox for a notebook prepares an IPython kernel while it starts: the harness
         # writes its connection file (IPC sockets in a directory only this sandbox shares).
-        self.kernel = KernelConnection.create(backend) if notebook else None
-        kernel_directory = self.kernel.directory if self.kernel else None
-        self.process = subprocess.Popen(
-            backend.command(
-                self.limits,
-                cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
-                sandbox_id=self.sandbox_id,
-                kernel_directory=kernel_directory,
-            ),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=backend.environment(kernel_directory),
-            start_new_session=True,
-            close_fds=True,
-        )
+        self.process: SpawnedProcess | ForkedProcess
+        if fork_server is not None:
+            self.kernel = KernelConnection.create(backend, fork_server.kernels) if notebook else None
+            try:
+                self.process = fork_server.fork(self.kernel.name if self.kernel else None)
+                if self.cgroup is not None:  # before the child is sent anything of a submission
+                    self.cgroup.add(self.process.pid)
+            except (ForkServerError, OSError):
+                self._discard_start()
+                raise
+            self.info["fork_server"] = True
+        else:
+            self.kernel = KernelConnection.create(backend) if notebook else None
+            kernel_directory = self.kernel.directory if self.kernel else None
+            self.process = SpawnedProcess(
+                subprocess.Popen(
+                    backend.command(
+                        self.limits,
+                        cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
+                        sandbox_id=self.sandbox_id,
+                        kernel_directory=kernel_directory,
+                    ),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=backend.environment(kernel_directory),
+                    start_new_session=True,
+                    close_fds=True,
+                )
+            )
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self._ready: dict[str, Any] | None = None
         self._oom_killed = False
         self._closed = False
         self.cpu_seconds = 0.0
+
+    def _discard_start(self) -> None:
+        """Undo what a start that failed had made."""
+        if self.kernel is not None:
+            self.kernel.remove()
+        if self.cgroup is not None:
+            self.cgroup.remove()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -177,12 +238,7 @@ class SandboxSession:
         """Kill the sandbox and everything in it; idempotent."""
         if self.process.returncode is None:
             self.backend.terminate(self.sandbox_id)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            # wait4 rather than Popen.wait: its resource usage tells CPU-time kills apart.
-            _, status, usage = os.wait4(self.process.pid, 0)
-            self.process.returncode = os.waitstatus_to_exitcode(status)
-            self.cpu_seconds = usage.ru_utime + usage.ru_stime
+            _, self.cpu_seconds = self.process.reap()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
@@ -207,10 +263,7 @@ class SandboxSession:
 
     @property
     def alive(self) -> bool:
-        if self.process.returncode is not None:
-            return False
-        # Peek without reaping, so that close() still gets the exit status and its rusage.
-        return os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+        return not self.process.exited()
 
     @property
     def output(self) -> str:
@@ -365,8 +418,7 @@ class SandboxSession:
                     kept += chunk[:room]
             if self._stderr_total > self.limits.output_limit_bytes and not self.killed_for_output:
                 self.killed_for_output = True
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.kill()
         self.process.stderr.close()
 
 

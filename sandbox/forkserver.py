@@ -1,0 +1,298 @@
+"""A fork server: one warm sandbox that forks a single-use runtime for each submission.
+
+Starting a sandbox costs more than a CPU-second, nearly all of it importing JAX (and IPython,
+for notebooks). A fork server pays that once: it is a sandbox like any other (same backend,
+mounts and limits) whose runtime imports what every submission needs and then, on request,
+forks a child that serves one submission on three pipes of its session (passed over a Unix
+socket). The child is the submission's process; the session moves it into the session's own
+cgroup before sending it anything, and kills it like any sandbox process.
+
+One child at a time. When the session ends, the fork server kills every other process of its
+sandbox, reaps them and empties ``/tmp`` and ``/dev/shm`` before forking again, and the host
+removes the child's kernel directory, so nothing one submission did reaches the next. The
+fork server itself runs no submission code and is not dumpable (``runtime.serve_forks``); a
+child can still kill or stop it, so any answer that is late or malformed discards the whole
+sandbox, and the next submission gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from sandbox import protocol
+from sandbox.backends import Backend, SandboxLimits
+from sandbox.cgroups import SandboxCgroup
+
+STARTUP_SECONDS = 120.0  # importing JAX on a slow or busy host
+CONTROL_SECONDS = 10.0  # forking, or cleaning up after a submission
+MAX_PID = 2**22  # Linux's pid_max cannot be larger
+
+
+class ForkServerError(Exception):
+    """The fork server could not fork or clean up; it has been discarded."""
+
+
+class ForkServer:
+    """One fork server sandbox; ``fork`` gives the process of one submission."""
+
+    def __init__(self, backend: Backend, limits: SandboxLimits | None = None, *, notebook: bool = False) -> None:
+        if not backend.supports_fork_server:
+            raise ValueError(f"the {backend.name} backend cannot run a fork server")
+        self.backend = backend
+        self.limits = limits or SandboxLimits()
+        self.notebook = notebook
+        self.sandbox_id = f"jaxjudge-forks-{uuid.uuid4().hex[:12]}"
+        # The kernel directory of each notebook is made in here, which the sandbox shares.
+        self.kernels = tempfile.mkdtemp(prefix="jaxjudge-kernels-") if notebook else None
+        if self.kernels is not None and backend.kernel_directory_owner is not None:
+            os.chown(self.kernels, backend.kernel_directory_owner, backend.kernel_directory_owner)
+        self.cgroup = (
+            SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
+            if backend.uses_host_cgroups
+            else None
+        )
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self.process = subprocess.Popen(
+                backend.command(
+                    self.limits,
+                    cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
+                    sandbox_id=self.sandbox_id,
+                    kernel_directory=self.kernels,
+                    fork_server_fd=theirs.fileno(),
+                ),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env=backend.environment(self.kernels, theirs.fileno()),
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,
+            )
+        self._stderr_tail = b""
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
+        self.ready: dict[str, Any] | None = None
+        self.busy = False
+        self.closed = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.closed and self.process.poll() is None
+
+    def wait_ready(self) -> dict[str, Any]:
+        """Block until the fork server has imported JAX; what it announced."""
+        if self.ready is None:
+            self.ready = self._receive(protocol.READY, STARTUP_SECONDS)
+        return self.ready
+
+    def poll_ready(self) -> bool:
+        """Whether the fork server is ready, without waiting (it is, once it said so)."""
+        if self.ready is None and self.alive and select.select([self.control], [], [], 0)[0]:
+            with contextlib.suppress(ForkServerError):
+                self.wait_ready()
+        return self.ready is not None
+
+    def fork(self, kernel: str | None = None) -> ForkedProcess:
+        """A new child serving one submission; ``kernel`` names its kernel directory (notebooks)."""
+        self.wait_ready()
+        if self.busy:
+            raise ForkServerError("the fork server is still serving a submission")
+        pipes = [os.pipe() for _ in range(3)]  # the child's stdin, stdout and stderr
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+        try:
+            socket.send_fds(self.control, [json.dumps({"op": protocol.FORK, "kernel": kernel}).encode()], theirs)
+        except OSError:
+            for fd in ours:
+                os.close(fd)
+            self.close()
+            raise ForkServerError("the fork server is gone") from None
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        self.busy = True
+        try:
+            pid = self._receive(protocol.FORKED, CONTROL_SECONDS).get("pid")
+            if type(pid) is not int or not 0 < pid < MAX_PID:
+                raise ForkServerError(f"the fork server answered with a bad pid: {str(pid)[:40]!r}")
+            return ForkedProcess(self, self._host_pid(pid), *ours)
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            self.close()
+            raise
+
+    def end(self) -> tuple[int | None, float]:
+        """The current child's submission is over: clean up for the next. Its exit status
+        (None when the fork server did not answer, which discards it) and CPU seconds, as the
+        fork server saw them (the session's cgroup is the better witness where there is one)."""
+        if not self.busy or self.closed:
+            return None, 0.0
+        try:
+            self.control.send(json.dumps({"op": protocol.END}).encode())
+            ended = self._receive(protocol.ENDED, CONTROL_SECONDS)
+        except (OSError, ForkServerError):
+            self.close()
+            return None, 0.0
+        if self.kernels is not None:  # whatever the child left there (its kernel directory)
+            for entry in Path(self.kernels).iterdir():
+                _remove(entry)
+        self.busy = False
+        status, cpu_seconds = ended.get("status"), ended.get("cpu_seconds")
+        if not (type(status) is int and -64 < status < 256):
+            status = None
+        if not (isinstance(cpu_seconds, int | float) and 0 <= cpu_seconds < 1e7):
+            cpu_seconds = 0.0
+        return status, float(cpu_seconds)
+
+    def close(self) -> None:
+        """Kill the fork server's sandbox and everything in it; idempotent."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.control.close()
+        self._stderr_thread.join(timeout=1)
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        if self.kernels is not None:
+            _remove(Path(self.kernels))
+
+    def __enter__(self) -> ForkServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- the control channel -------------------------------------------------------------------
+
+    def _receive(self, op: str, seconds: float) -> dict[str, Any]:
+        """The next control message, which must be ``op``; anything else discards the server."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            readable = select.select([self.control], [], [], max(left, 0))[0] if left > 0 else []
+            if not readable:
+                self.close()
+                raise ForkServerError(f"the fork server did not say {op!r} in {seconds:g} s{self._last_words()}")
+            try:
+                message = self.control.recv(protocol.MAX_CONTROL_LINE_BYTES)
+            except OSError:
+                message = b""
+            if not message:
+                self.close()
+                raise ForkServerError(f"the fork server stopped{self._last_words()}")
+            try:
+                fields = json.loads(message)
+            except ValueError:
+                fields = None
+            if not isinstance(fields, dict) or fields.get("op") != op:
+                self.close()
+                raise ForkServerError(f"the fork server sent something else than {op!r}")
+            return fields
+
+    def _host_pid(self, sandbox_pid: int) -> int:
+        """The pid, in this process's namespace, of the sandbox's process ``sandbox_pid``.
+
+        Looked up among the descendants of the fork server only (``NSpid`` gives a process's
+        pid in each namespace, innermost last), so no answer can name a process of the host.
+        """
+        pending, seen = [self.process.pid], set()
+        while pending:
+            pid = pending.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            if pid != self.process.pid and _innermost_pid(pid) == sandbox_pid:
+                return pid
+            pending += _children(pid)
+        raise ForkServerError(f"the fork server's child {sandbox_pid} is not among its processes")
+
+    def _last_words(self) -> str:
+        tail = protocol.printable(self._stderr_tail.decode("utf-8", errors="replace")).strip().splitlines()
+        return f": {tail[-1][:300]}" if tail else ""
+
+    def _drain_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for chunk in iter(lambda: os.read(self.process.stderr.fileno(), 65536), b""):  # type: ignore[union-attr]
+            self._stderr_tail = (self._stderr_tail + chunk)[-4096:]
+        self.process.stderr.close()
+
+
+class ForkedProcess:
+    """A fork server's child as a session sees its process: pipes, a pid, kill and reap."""
+
+    def __init__(self, server: ForkServer, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.server = server
+        self.pid = pid
+        self.stdin = os.fdopen(stdin, "wb", buffering=0)
+        self.stdout = os.fdopen(stdout, "rb", buffering=0)
+        self.stderr = os.fdopen(stderr, "rb", buffering=0)
+        self.returncode: int | None = None
+        try:
+            self._pidfd: int | None = os.pidfd_open(pid)
+        except ProcessLookupError:  # already gone
+            self._pidfd = None
+
+    def exited(self) -> bool:
+        if self.returncode is not None or self._pidfd is None:
+            return True
+        return bool(select.select([self._pidfd], [], [], 0)[0])
+
+    def kill(self) -> None:
+        if self._pidfd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+
+    def reap(self) -> tuple[int, float]:
+        """Kill it (and everything it started) through the fork server; its exit status and
+        CPU seconds."""
+        self.kill()
+        status, cpu_seconds = self.server.end()
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        self.returncode = status if status is not None else -signal.SIGKILL
+        return self.returncode, cpu_seconds
+
+
+def _children(pid: int) -> list[int]:
+    children: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.scandir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError):
+                children += [int(child) for child in Path(task.path, "children").read_text().split()]
+    return children
+
+
+def _innermost_pid(pid: int) -> int | None:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("NSpid:"):
+                return int(line.split()[-1])
+    return None
+
+
+def _remove(path: Path) -> None:
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink()
