@@ -675,6 +675,7 @@ def serve_forks(control_fd: int) -> None:
     notices and answers by discarding the whole sandbox.
     """
     import ctypes
+    import gc
     import json
     import signal
     import socket
@@ -693,6 +694,9 @@ def serve_forks(control_fd: int) -> None:
         _ipython_environment()
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
 
+    # What is imported now stays out of the garbage collector's reach: its passes would touch
+    # every object in every child, copying each page the fork shares.
+    gc.freeze()
     control = socket.socket(fileno=control_fd)  # a SOCK_SEQPACKET pair: one message a request
     default_handlers = {number: signal.getsignal(number) for number in _catchable_signals()}
     for number in default_handlers:  # a signal from a child must not run code here
