@@ -18,6 +18,7 @@ What it writes into the output directory:
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import contextlib
 import csv
@@ -136,6 +137,7 @@ def _pool(device: str) -> Any:
     if device not in _pools:
         # The next sandbox warms up while this notebook is graded: a batch never waits for one.
         _pools[device] = SandboxPool(get_backend(_backend_name, device=device), notebook=True, replace_early=True)
+        atexit.register(_pools[device].close)  # its cgroups and kernel directories go too
     return _pools[device]
 
 

@@ -5,11 +5,13 @@ A wrong solution may declare the verdict it must get on a line ``# expect: VERDI
 without one, any verdict but ``accepted`` will do. The notebook is executed with nbclient and
 an IPython kernel, with the reference solution in place of the starter and without the hidden
 tests (the worked example, the solution and the visible tests' definitions must all run).
-Problems are validated in parallel, one process and one warm sandbox pool each.
+Problems are validated in parallel processes, each with one warm sandbox pool for all the
+problems it validates.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import re
@@ -56,9 +58,15 @@ def expected_verdict(path: Path) -> Verdict | None:
 NOTEBOOK_TIMEOUT_S = 120  # per cell
 
 
-def validate_problem(problem: Problem, backend: Backend, *, run_notebook: bool = True) -> list[Check]:
-    """Grade the reference, the starter and every wrong solution of one problem, then run its notebook."""
-    with SandboxPool(backend, replace_early=True) as pool:
+def validate_problem(
+    problem: Problem, backend: Backend, *, run_notebook: bool = True, pool: SandboxPool | None = None
+) -> list[Check]:
+    """Grade the reference, the starter and every wrong solution of one problem, then run its
+    notebook. ``pool``: warm sandboxes of ``backend`` to grade in (default: a pool of its own)."""
+    if pool is None:
+        with SandboxPool(backend, replace_early=True) as own:
+            checks = _validate(problem, own)
+    else:
         checks = _validate(problem, pool)
     if run_notebook:
         checks.append(notebook_check(problem))
@@ -128,8 +136,16 @@ def default_jobs() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
+_worker_pools: dict[str | None, SandboxPool] = {}
+
+
 def _validate_path(path: Path, backend_name: str | None) -> list[Check]:
-    return validate_problem(load_problem(path), get_backend(backend_name))
+    """In a worker process: validate one problem in the worker's pool (kept for the next one)."""
+    pool = _worker_pools.get(backend_name)
+    if pool is None:
+        pool = _worker_pools[backend_name] = SandboxPool(get_backend(backend_name), replace_early=True)
+        atexit.register(pool.close)
+    return validate_problem(load_problem(path), pool.backend, pool=pool)
 
 
 def validated(

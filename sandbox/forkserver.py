@@ -35,6 +35,7 @@ from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
 
+GO = b"\x00"  # see runtime._become_submission
 STARTUP_SECONDS = 120.0  # importing JAX on a slow or busy host
 CONTROL_SECONDS = 10.0  # forking, or cleaning up after a submission
 MAX_PID = 2**22  # Linux's pid_max cannot be larger
@@ -84,6 +85,7 @@ class ForkServer:
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self.ready: dict[str, Any] | None = None
+        self._namespace_depth: int | None = None
         self.busy = False
         self.closed = False
 
@@ -207,21 +209,41 @@ class ForkServer:
             return fields
 
     def _host_pid(self, sandbox_pid: int) -> int:
-        """The pid, in this process's namespace, of the sandbox's process ``sandbox_pid``.
+        """The pid, in this process's namespace, of the process the fork server calls ``sandbox_pid``.
 
-        Looked up among the descendants of the fork server only (``NSpid`` gives a process's
-        pid in each namespace, innermost last), so no answer can name a process of the host.
+        Looked up among the fork server's descendants only, by ``NSpid`` (a process's pid in
+        each of its namespaces, outermost first), at the depth of the fork server's own
+        namespace: no answer can name a process of the host.
         """
-        pending, seen = [self.process.pid], set()
+        depth = self._depth()
+        for pid in self._descendants():
+            pids = _namespace_pids(pid)
+            if len(pids) > depth and pids[depth] == sandbox_pid and pid != self.process.pid:
+                return pid
+        raise ForkServerError(f"the fork server's child {sandbox_pid} is not among its processes")
+
+    def _depth(self) -> int:
+        """How many PID namespaces deep the fork server runs (0: this process's own)."""
+        assert self.ready is not None
+        if self._namespace_depth is None:
+            announced = self.ready.get("pid")
+            for pid in self._descendants():
+                pids = _namespace_pids(pid)
+                if pids and pids[-1] == announced:
+                    self._namespace_depth = len(pids) - 1
+                    break
+            else:
+                raise ForkServerError("the fork server is not among its own processes")
+        return self._namespace_depth
+
+    def _descendants(self) -> list[int]:
+        found, pending = [], [self.process.pid]
         while pending:
             pid = pending.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
-            if pid != self.process.pid and _innermost_pid(pid) == sandbox_pid:
-                return pid
-            pending += _children(pid)
-        raise ForkServerError(f"the fork server's child {sandbox_pid} is not among its processes")
+            if pid not in found:
+                found.append(pid)
+                pending += _children(pid)
+        return found
 
     def _last_words(self) -> str:
         tail = protocol.printable(self._stderr_tail.decode("utf-8", errors="replace")).strip().splitlines()
@@ -248,6 +270,11 @@ class ForkedProcess:
             self._pidfd: int | None = os.pidfd_open(pid)
         except ProcessLookupError:  # already gone
             self._pidfd = None
+
+    def start(self) -> None:
+        """Let the child start the submission's process (once it is where it must be: the
+        session's cgroup, which that process and all it starts are then born in)."""
+        self.stdin.write(GO)
 
     def exited(self) -> bool:
         if self.returncode is not None or self._pidfd is None:
@@ -280,12 +307,13 @@ def _children(pid: int) -> list[int]:
     return children
 
 
-def _innermost_pid(pid: int) -> int | None:
+def _namespace_pids(pid: int) -> list[int]:
+    """A process's pid in each PID namespace it is in, outermost first (empty if it is gone)."""
     with contextlib.suppress(OSError, ValueError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("NSpid:"):
-                return int(line.split()[-1])
-    return None
+                return [int(number) for number in line.split()[1:]]
+    return []
 
 
 def _remove(path: Path) -> None:

@@ -719,33 +719,68 @@ def serve_forks(control_fd: int) -> None:
         elif request.get("op") == protocol.FORK and not child and len(fds) == 3:
             kernel = request.get("kernel")
             kernel_directory = os.path.join(kernels_root, kernel) if kernel and kernels_root else None
-            child = os.fork()
-            if child == 0:
-                _become_submission(fds, default_handlers, kernel_directory)
-            for fd in fds:
+            report_read, report_write = os.pipe()
+            starter = os.fork()
+            if starter == 0:
+                _become_submission(fds, default_handlers, kernel_directory, report_write)
+            for fd in (*fds, report_write):
                 os.close(fd)
+            reported = os.read(report_read, 4)
+            os.close(report_read)
+            os.waitpid(starter, 0)
+            if len(reported) != 4:
+                raise SystemExit("fork server: the submission's namespace did not start")
+            child = int.from_bytes(reported, "little")  # its init, an orphan now: ours to reap
             send(protocol.FORKED, pid=child)
         else:
             raise SystemExit(f"fork server: unexpected request {request!r}")
 
 
-def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_directory: str | None) -> None:
-    """In a fresh child of the fork server: take the session's pipes, drop the rest, serve."""
+CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x08000000, 0x10000000, 0x20000000
+GO = b"\x00"  # the host's word that this child is in its session's cgroup
+
+
+def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_directory: str | None, report: int) -> None:
+    """In a fresh child of the fork server: take the session's pipes and start the submission
+    in a PID namespace of its own, whose init reports its pid on ``report`` and then forks the
+    submission's process (pid 2 there, as in a sandbox started for it).
+
+    In its own namespace the submission can neither see nor signal the fork server (or any
+    other process of this sandbox); when its init dies, the kernel kills all of it.
+    """
+    import ctypes
     import signal
 
     try:
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
+        # A user namespace of its own is what allows the PID (and IPC) namespace without privilege.
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC) != 0:
+            raise OSError(ctypes.get_errno(), "unshare of the submission's namespaces failed")
+        init = os.fork()  # pid 1 of the new namespace
+        if init:
+            os.write(report, init.to_bytes(4, "little"))
+            os._exit(0)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the control socket above all
-        for number, handler in handlers.items():
-            signal.signal(number, handler)
-        if kernel_directory is not None:
-            os.environ[protocol.KERNEL_DIRECTORY_VARIABLE] = kernel_directory
-        serve_one()
+        if os.read(0, 1) != GO:
+            os._exit(1)
+        submission = os.fork()
+        if submission == 0:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+            if kernel_directory is not None:
+                os.environ[protocol.KERNEL_DIRECTORY_VARIABLE] = kernel_directory
+            serve_one()
+            os._exit(0)
+        while True:  # the namespace's init: reap every orphan until the submission itself ends
+            pid, status = os.waitpid(-1, 0)
+            if pid == submission:
+                code = os.waitstatus_to_exitcode(status)
+                os._exit(code if code >= 0 else 128 - code)  # a signal N as 128 + N, as bwrap says it
     except BaseException:
         traceback.print_exc()
         os._exit(1)
-    os._exit(0)
 
 
 def _end_submission(child: int) -> tuple[int, float]:
@@ -779,8 +814,9 @@ def _end_submission(child: int) -> tuple[int, float]:
 def _catchable_signals() -> list[int]:
     import signal
 
-    uncatchable = {signal.SIGKILL, signal.SIGSTOP}
-    return [number for number in signal.valid_signals() if number not in uncatchable and number < signal.SIGRTMIN]
+    # SIGCHLD keeps its default: ignoring it would have the kernel reap children unasked.
+    left_alone = {signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD}
+    return [number for number in signal.valid_signals() if number not in left_alone and number < signal.SIGRTMIN]
 
 
 def _no_input(prompt: object = "") -> str:

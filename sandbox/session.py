@@ -132,8 +132,9 @@ class SandboxSession:
             self.kernel = KernelConnection.create(backend, fork_server.kernels) if notebook else None
             try:
                 self.process = fork_server.fork(self.kernel.name if self.kernel else None)
-                if self.cgroup is not None:  # before the child is sent anything of a submission
+                if self.cgroup is not None:  # before the child starts the submission's process
                     self.cgroup.add(self.process.pid)
+                self.process.start()
             except (ForkServerError, OSError):
                 self._discard_start()
                 raise

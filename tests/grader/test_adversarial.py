@@ -19,6 +19,7 @@ from grader.problem import REPO_ROOT, Problem, load_problem
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict
 from sandbox.backends import BwrapBackend
+from sandbox.pool import SandboxPool
 from tests.conftest import sandbox_processes
 
 SECRET = "canary-5e1f0a7b9c"
@@ -604,9 +605,20 @@ AOT_CASES: dict[str, tuple[str, Verdict]] = {
 }
 
 
-def grade(problem: Problem, code: str):
+def grade(problem: Problem, code: str, pool: SandboxPool | None = None):
+    """Grade in a sandbox of its own, or in one forked from ``pool``'s fork servers (as workers do)."""
     source = SubmissionSource(textwrap.dedent(code).replace("ROOTS", repr(ROOTS)).replace("FOUND", repr(FOUND)), "s.py")
-    return grade_submission(problem, source, backend=BwrapBackend())
+    if pool is None:
+        return grade_submission(problem, source, backend=BwrapBackend())
+    with pool.sandbox() as session:
+        return grade_submission(problem, source, session=session)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Sandboxes forked by fork servers, as workers grade: hostile submissions one after another."""
+    with SandboxPool(BwrapBackend()) as pool:
+        yield pool
 
 
 @pytest.fixture
@@ -662,10 +674,11 @@ def test_the_canary_problem_accepts_the_secret(canary):
 
 
 @pytest.mark.parametrize("name", sorted(CANARY_CASES))
-def test_hostile_submission(canary, name):
+def test_hostile_submission(canary, name, pool):
+    pool.wait_ready()  # the pool's own processes all started before counting
     before = sandbox_processes()
     code, verdict = CANARY_CASES[name]
-    report = grade(canary, code)
+    report = grade(canary, code)  # a sandbox started for it: nothing may outlive it
     assert report.verdict == verdict, report.summary()
     assert SECRET not in report.to_json()
     # Whatever it printed or raised, every text of the report is printable and encodes.
@@ -674,17 +687,20 @@ def test_hostile_submission(canary, name):
         text.encode("utf-8")
     ET.fromstring(report.to_junit_xml())
     assert sandbox_processes() <= before, "a process of the sandbox survived it"
-    assert grade(canary, CORRECT).verdict == Verdict.ACCEPTED
+    # Forked by a fork server, as workers grade: the same verdict, and the next submission
+    # from the same pool (its fork server, unless it had to be discarded) is graded normally.
+    assert grade(canary, code, pool).verdict == verdict
+    assert grade(canary, CORRECT, pool).verdict == Verdict.ACCEPTED
 
 
 @pytest.mark.parametrize("name", sorted(AOT_CASES))
-def test_hostile_answer_to_aot_compiled_sum(name):
+def test_hostile_answer_to_aot_compiled_sum(name, pool):
     code, verdict = AOT_CASES[name]
     problem = load_problem("aot_compiled_sum")
-    report = grade(problem, code)
+    report = grade(problem, code, pool)
     assert report.verdict == verdict, report.summary()
     assert report.score < report.max_score
-    assert grade(problem, problem.reference_solution.read_text()).verdict == Verdict.ACCEPTED
+    assert grade(problem, problem.reference_solution.read_text(), pool).verdict == Verdict.ACCEPTED
 
 
 @pytest.mark.parametrize("name", sorted(COMPILE_FOR_CASES))

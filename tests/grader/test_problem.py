@@ -9,6 +9,7 @@ from grader.harness import grade_submission
 from grader.problem import ProblemError, all_problems, load_problem, problems_dir
 from grader.source import read_submission
 from sandbox.backends import BwrapBackend
+from sandbox.pool import SandboxPool
 from sandbox.session import SandboxSession
 
 # The problem set of the course: slug -> (difficulty, category).
@@ -59,8 +60,14 @@ def test_the_bundled_problems_are_the_course_s_problem_set():
     assert {slug: (p.difficulty, p.category) for slug, p in problems.items()} == PROBLEM_SET
 
 
+@pytest.fixture(scope="module")
+def pool():
+    with SandboxPool(BwrapBackend()) as pool:  # forked sandboxes, as workers grade in
+        yield pool
+
+
 @pytest.mark.parametrize("slug", BUNDLED)
-def test_hidden_tests_and_the_reference_never_enter_the_sandbox(slug, monkeypatch):
+def test_hidden_tests_and_the_reference_never_enter_the_sandbox(slug, monkeypatch, pool):
     problem = load_problem(slug)
     sent: list[bytes] = []
     original_send = SandboxSession._send
@@ -72,7 +79,8 @@ def test_hidden_tests_and_the_reference_never_enter_the_sandbox(slug, monkeypatc
     monkeypatch.setattr(SandboxSession, "_send", recording_send)
     # A wrong solution: every hidden test runs and compares with the reference.
     wrong = problem.wrong_solutions()[0]
-    report = grade_submission(problem, read_submission(wrong), backend=BwrapBackend())
+    with pool.sandbox() as session:
+        report = grade_submission(problem, read_submission(wrong), session=session)
     assert not report.accepted and any(test.hidden for test in report.tests)
     channel = b"".join(sent).decode("utf-8", errors="replace")
     hidden_names = re.findall(r"^def (test_\w+)", problem.hidden_tests, re.MULTILINE)

@@ -325,7 +325,7 @@ def test_a_verdict_from_an_attempt_taken_over_during_grading_is_dropped(catalog,
     submission = make_submission(student)
     queue.enqueue(submission)
 
-    def graded_while_taken_over(slug: str, code: str, *, include_hidden: bool) -> dict[str, Any]:
+    def graded_while_taken_over(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
         queue.enqueue(submission)  # another worker gave the submission a new attempt meanwhile
         return {"verdict": "accepted", "score": 100.0, "max_score": 100.0, "tests": []}
 
