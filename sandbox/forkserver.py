@@ -45,6 +45,11 @@ class ForkServerError(Exception):
     """The fork server could not fork or clean up; it has been discarded."""
 
 
+class ForkServerUnsupported(ForkServerError):
+    """This host cannot give a fork server's children namespaces of their own (unprivileged
+    user namespaces are off): an isolating backend must start a sandbox per submission."""
+
+
 class ForkServer:
     """One fork server sandbox; ``fork`` gives the process of one submission."""
 
@@ -97,13 +102,20 @@ class ForkServer:
         """Block until the fork server has imported JAX; what it announced."""
         if self.ready is None:
             self.ready = self._receive(protocol.READY, STARTUP_SECONDS)
+            if self.backend.isolated and self.ready.get("namespaces") is not True:
+                self.close()
+                raise ForkServerUnsupported("a fork server's children cannot have namespaces of their own here")
         return self.ready
 
     def poll_ready(self) -> bool:
         """Whether the fork server is ready, without waiting (it is, once it said so)."""
         if self.ready is None and self.alive and select.select([self.control], [], [], 0)[0]:
-            with contextlib.suppress(ForkServerError):
+            try:
                 self.wait_ready()
+            except ForkServerUnsupported:
+                raise
+            except ForkServerError:  # it is gone; the pool replaces it
+                pass
         return self.ready is not None
 
     def fork(self, kernel: str | None = None) -> ForkedProcess:

@@ -14,13 +14,12 @@ A fork server serves one submission at a time, so a pool keeps one per sandbox, 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sandbox.backends import Backend, SandboxLimits
-from sandbox.forkserver import ForkServer, ForkServerError
+from sandbox.forkserver import ForkServer, ForkServerError, ForkServerUnsupported
 from sandbox.session import SandboxSession
 
 
@@ -82,7 +81,11 @@ class SandboxPool:
             self._servers.remove(dead)
             dead.close()
         free = [s for s in self._servers if not s.busy]
-        server: ForkServer | None = next((s for s in free if s.ready is not None or s.poll_ready()), None)
+        try:
+            server: ForkServer | None = next((s for s in free if s.ready is not None or s.poll_ready()), None)
+        except ForkServerUnsupported:
+            self.fork_servers = False  # never on this host: sandboxes are started afresh from now on
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
         if server is None and wait and free:
             server = free[0]
         if server is None and len(self._servers) < self.size * (2 if self.replace_early else 1):
@@ -94,6 +97,9 @@ class SandboxPool:
             return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
         try:
             return SandboxSession(self.backend, self.limits, notebook=self.notebook, fork_server=server)
+        except ForkServerUnsupported:
+            self.fork_servers = False
+            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
         except ForkServerError:  # discarded; it is replaced at the next start
             return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
 
@@ -114,8 +120,12 @@ class SandboxPool:
         with self._lock:
             servers = [server for server in self._servers if not server.busy]
         for server in servers:
-            with contextlib.suppress(ForkServerError):  # a broken one is replaced by the refill
+            try:
                 server.wait_ready()
+            except ForkServerUnsupported:
+                self.fork_servers = False
+            except ForkServerError:  # a broken one is replaced by the refill
+                pass
         self.refill()
         with self._lock:
             idle = list(self._idle)

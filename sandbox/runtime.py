@@ -705,7 +705,7 @@ def serve_forks(control_fd: int) -> None:
     def send(op: str, **fields: Any) -> None:
         control.send(json.dumps({"op": op, **fields}).encode())
 
-    send(protocol.READY, pid=os.getpid(), jax_version=jax.__version__)
+    send(protocol.READY, pid=os.getpid(), jax_version=jax.__version__, namespaces=_can_unshare(libc))
     child = 0
     while True:
         message, fds, _, _ = socket.recv_fds(control, protocol.MAX_CONTROL_LINE_BYTES, 3)
@@ -781,6 +781,14 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_director
     except BaseException:
         traceback.print_exc()
         os._exit(1)
+
+
+def _can_unshare(libc: Any) -> bool:
+    """Whether a child can have the namespaces of its own that ``_become_submission`` gives it."""
+    probe = os.fork()
+    if probe == 0:
+        os._exit(0 if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC) == 0 else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(probe, 0)[1]) == 0
 
 
 def _end_submission(child: int) -> tuple[int, float]:

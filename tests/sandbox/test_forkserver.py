@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.backends import BwrapBackend, SandboxLimits
-from sandbox.forkserver import ForkServer
+from sandbox.forkserver import ForkServer, ForkServerUnsupported
 from sandbox.pool import SandboxPool
 from sandbox.session import SandboxSession, SandboxTimeout
 from tests.conftest import call, sandbox_processes
@@ -172,3 +172,22 @@ def test_a_notebook_child_gets_its_own_kernel_directory_which_goes_with_it():
         assert directories[0] != directories[1]
         assert server.kernels is not None
         assert list(Path(server.kernels).iterdir()) == []
+
+
+class NoNestedNamespaces(BwrapBackend):
+    """bwrap on a host where a sandbox may not make user namespaces of its own."""
+
+    def command(self, limits, **options):
+        command = super().command(limits, **options)
+        at = command.index(self.executable) + 1
+        return [*command[:at], "--disable-userns", *command[at:]]
+
+
+def test_without_nested_namespaces_the_pool_starts_a_sandbox_per_submission():
+    backend = NoNestedNamespaces()
+    with ForkServer(backend) as server, pytest.raises(ForkServerUnsupported):
+        server.wait_ready()
+    with SandboxPool(backend) as pool, pool.sandbox() as session:
+        assert "fork_server" not in session.info
+        assert probe(session, "def probe():\n    return 'isolated all the same'\n")
+    assert not pool.fork_servers
