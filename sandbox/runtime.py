@@ -736,7 +736,9 @@ def serve_forks(control_fd: int) -> None:
             raise SystemExit(f"fork server: unexpected request {request!r}")
 
 
-CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x08000000, 0x10000000, 0x20000000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+SUBMISSION_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
 
 
@@ -756,13 +758,18 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_director
             os.dup2(fd, target)
         # A user namespace of its own is what allows the PID (and IPC) namespace without privilege.
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC) != 0:
+        if libc.unshare(SUBMISSION_NAMESPACES) != 0:
             raise OSError(ctypes.get_errno(), "unshare of the submission's namespaces failed")
         init = os.fork()  # pid 1 of the new namespace
         if init:
             os.write(report, init.to_bytes(4, "little"))
             os._exit(0)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the control socket above all
+        # /proc shows the fork server's namespace, not this one (the kernel refuses a /proc of
+        # its own under bwrap's): an empty one instead, so that nothing reads another
+        # process's entry as its own (psutil, in IPython's kernel) or looks at the fork server.
+        if libc.mount(b"none", b"/proc", b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k") != 0:
+            raise OSError(ctypes.get_errno(), "hiding /proc from the submission failed")
         if os.read(0, 1) != GO:
             os._exit(1)
         submission = os.fork()
@@ -787,7 +794,7 @@ def _can_unshare(libc: Any) -> bool:
     """Whether a child can have the namespaces of its own that ``_become_submission`` gives it."""
     probe = os.fork()
     if probe == 0:
-        os._exit(0 if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC) == 0 else 1)
+        os._exit(0 if libc.unshare(SUBMISSION_NAMESPACES) == 0 else 1)
     return os.waitstatus_to_exitcode(os.waitpid(probe, 0)[1]) == 0
 
 
