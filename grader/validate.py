@@ -85,7 +85,12 @@ def notebook_check(problem: Problem) -> Check:
             timeout=NOTEBOOK_TIMEOUT_S,
             resources={"metadata": {"path": str(REPO_ROOT)}},  # so that cells can import grader
         )
-        return _executed(problem, client, notebook, indices)
+        try:
+            return _executed(problem, client, notebook, indices)
+        finally:
+            # nbclient shuts down only the kernels of managers it made itself.
+            if manager.has_kernel:
+                manager.shutdown_kernel(now=True)
 
 
 def _executed(problem: Problem, client: nbclient.NotebookClient, notebook: Any, indices: list[int]) -> Check:

@@ -738,7 +738,7 @@ def serve_forks(control_fd: int) -> None:
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
 SUBMISSION_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
 
 
@@ -758,18 +758,19 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_director
             os.dup2(fd, target)
         # A user namespace of its own is what allows the PID (and IPC) namespace without privilege.
         libc = ctypes.CDLL(None, use_errno=True)
+        uid, gid = os.getuid(), os.getgid()
         if libc.unshare(SUBMISSION_NAMESPACES) != 0:
             raise OSError(ctypes.get_errno(), "unshare of the submission's namespaces failed")
+        # The same ids inside as outside: files it creates (in its own /proc) need a mapped owner.
+        for name, text in (("uid_map", f"{uid} {uid} 1"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as handle:
+                handle.write(text)
         init = os.fork()  # pid 1 of the new namespace
         if init:
             os.write(report, init.to_bytes(4, "little"))
             os._exit(0)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the control socket above all
-        # /proc shows the fork server's namespace, not this one (the kernel refuses a /proc of
-        # its own under bwrap's): an empty one instead, so that nothing reads another
-        # process's entry as its own (psutil, in IPython's kernel) or looks at the fork server.
-        if libc.mount(b"none", b"/proc", b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k") != 0:
-            raise OSError(ctypes.get_errno(), "hiding /proc from the submission failed")
+        _replace_proc(libc)
         if os.read(0, 1) != GO:
             os._exit(1)
         submission = os.fork()
@@ -788,6 +789,34 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_director
     except BaseException:
         traceback.print_exc()
         os._exit(1)
+
+
+# What a submission's /proc holds: copies of the host's descriptions, which libraries read
+# (XLA's CPU kernels refuse to run without /proc/cpuinfo).
+PROC_FILES = ("cpuinfo", "meminfo")
+
+
+def _replace_proc(libc: Any) -> None:
+    """Put a small read-only /proc of copies in place of the fork server's.
+
+    That /proc shows the fork server's PID namespace, not the submission's (the kernel refuses
+    a /proc of its own under bwrap's): its entries would name the fork server, and code that
+    reads its own pid's entry (psutil, in IPython's kernel) would read another process's.
+    """
+    import ctypes
+
+    copies = {}
+    for name in PROC_FILES:
+        with contextlib.suppress(OSError), open(f"/proc/{name}", "rb") as handle:
+            copies[name] = handle.read()
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if libc.mount(b"none", b"/proc", b"tmpfs", flags, b"size=256k,mode=555") != 0:
+        raise OSError(ctypes.get_errno(), "replacing the submission's /proc failed")
+    for name, content in copies.items():
+        with open(f"/proc/{name}", "wb") as handle:
+            handle.write(content)
+    if libc.mount(b"none", b"/proc", None, MS_REMOUNT | MS_RDONLY | flags, None) != 0:
+        raise OSError(ctypes.get_errno(), "making the submission's /proc read-only failed")
 
 
 def _can_unshare(libc: Any) -> bool:
