@@ -1,5 +1,6 @@
 """Problem validation: the reference passes, the starter fails, every wrong solution fails,
-and the notebook runs as Jupyter runs it.
+nothing of the hidden tests or the reference crosses into the sandbox, and the notebook runs
+as Jupyter runs it.
 
 A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT``;
 without one, any verdict but ``accepted`` will do. The notebook is executed with nbclient and
@@ -12,6 +13,7 @@ problems it validates.
 from __future__ import annotations
 
 import atexit
+import json
 import multiprocessing
 import os
 import re
@@ -108,8 +110,12 @@ def _executed(problem: Problem, client: nbclient.NotebookClient, notebook: Any, 
 
 
 def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
-    def grade(source: SubmissionSource) -> Report:
+    sent: list[bytes] = []
+
+    def grade(source: SubmissionSource, *, record: bool = False) -> Report:
         with pool.sandbox() as session:
+            if record:
+                session.sent = sent
             return grade_submission(problem, source, session=session)
 
     checks = []
@@ -120,13 +126,41 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     wrong_solutions = problem.wrong_solutions()
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
-    for path in wrong_solutions:
-        report = grade(read_submission(path))
+    for number, path in enumerate(wrong_solutions):
+        # The first wrong solution runs every hidden test against the reference: what the
+        # harness sent the sandbox then is checked below.
+        report = grade(read_submission(path), record=number == 0)
         wanted = expected_verdict(path)
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
+    if wrong_solutions:
+        checks.append(channel_check(problem, wrong_solutions[0].read_text(), b"".join(sent)))
     return checks
+
+
+HIDDEN_TEST_NAME = re.compile(r"^def (test_\w+)", re.MULTILINE)
+
+
+def channel_check(problem: Problem, submitted: str, channel: bytes) -> Check:
+    """What the harness sent the sandbox names no hidden test and holds no line of the
+    reference that the submission did not already have (a test author's slip, such as a
+    reference helper passed as a portable function's source, would)."""
+    text = channel.decode("utf-8", errors="replace")
+    leaked = [f"hidden test {name}" for name in HIDDEN_TEST_NAME.findall(problem.hidden_tests) if name in text]
+    reference_lines = {line.strip() for line in problem.reference_solution.read_text().splitlines()}
+    distinctive = [line for line in reference_lines if len(line) > 12 and line not in submitted]
+    # Strings cross as JSON: a line with quotes or backslashes is looked for as JSON writes it too.
+    leaked += [
+        f"reference line {line!r}" for line in sorted(distinctive) if line in text or json.dumps(line)[1:-1] in text
+    ]
+    if not text or not distinctive:
+        detail = "nothing was sent" if not text else "the reference has no line of its own to look for"
+        return Check(problem.slug, "channel", Verdict.INTERNAL_ERROR, False, detail, None)
+    detail = "sent to the sandbox: " + "; ".join(leaked)[:1500] if leaked else ""
+    return Check(
+        problem.slug, "channel", Verdict.ACCEPTED if not leaked else Verdict.INTERNAL_ERROR, not leaked, detail, None
+    )
 
 
 def _first_failed_cell(notebook: Any) -> int | None:

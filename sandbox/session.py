@@ -164,6 +164,8 @@ class SandboxSession:
         self._oom_killed = False
         self._closed = False
         self.cpu_seconds = 0.0
+        # Every frame sent to the sandbox, when a caller wants to check what crossed (validation).
+        self.sent: list[bytes] | None = None
 
     def _discard_start(self) -> None:
         """Undo what a start that failed had made."""
@@ -331,6 +333,8 @@ class SandboxSession:
         return SandboxTimeout("the submission ran past its time limit and was stopped")
 
     def _send(self, frame: bytes, deadline: float) -> None:
+        if self.sent is not None:
+            self.sent.append(frame)
         assert self.process.stdin is not None
         fd = self.process.stdin.fileno()
         os.set_blocking(fd, False)

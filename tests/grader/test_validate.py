@@ -1,5 +1,6 @@
 """Every bundled problem: the reference is accepted, the starter and every wrong solution are
-not, and the notebook runs under nbclient. All problems are validated once, in parallel."""
+not, neither the hidden tests nor the reference cross into the sandbox, and the notebook runs
+under nbclient. All problems are validated once, in parallel."""
 
 import copy
 import dataclasses
@@ -8,7 +9,8 @@ import nbformat
 import pytest
 
 from grader.problem import all_problems, load_problem, problems_dir
-from grader.validate import notebook_check, validated
+from grader.validate import channel_check, notebook_check, validate_problem, validated
+from sandbox.backends import get_backend
 
 SLUGS = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
@@ -25,7 +27,7 @@ def test_problem_validates_and_wrong_solutions_are_told_why(checks_by_problem, s
     failures = [f"{c.label}: {c.verdict} ({c.detail})" for c in checks if not c.ok]
     assert failures == []
     labels = [c.label for c in checks]
-    assert labels[:2] == ["reference", "starter"] and labels[-1] == "notebook"
+    assert labels[:2] == ["reference", "starter"] and labels[-2:] == ["channel", "notebook"]
     wrong = [c for c in checks if c.label.startswith("wrong_")]
     assert len(wrong) >= 3, "at least three known-wrong solutions"
     for check in wrong:
@@ -46,3 +48,24 @@ def test_a_notebook_that_does_not_run_is_reported_with_its_cell():
     check = notebook_check(dataclasses.replace(problem, notebook=notebook))
     assert not check.ok and check.label == "notebook"
     assert "compile_for.ipynb: cell 2 failed under nbclient: ValueError: a broken example" in check.detail
+
+
+def test_a_hidden_test_that_sends_the_reference_into_the_sandbox_is_caught():
+    problem = load_problem("aot_compiled_sum")
+    first_wrong = problem.wrong_solutions()[0].read_text()  # the solution whose grading is watched
+    lines = [line.strip() for line in problem.reference_solution.read_text().splitlines()]
+    line = max((line for line in lines if len(line) > 12 and line not in first_wrong), key=len)
+    leaking_test = f"""
+
+def test_passes_a_line_of_the_reference(submission):
+    try:
+        submission.aot_compiled_sum({line!r})
+    except Exception:
+        pass
+"""
+    leaky = dataclasses.replace(problem, hidden_tests=problem.hidden_tests + leaking_test)
+    checks = {check.label: check for check in validate_problem(leaky, get_backend(), run_notebook=False)}
+    assert not checks["channel"].ok
+    assert checks["channel"].detail == f"sent to the sandbox: reference line {line!r}"
+    # The problem as it is sends nothing of the kind.
+    assert channel_check(problem, "", b"x = 1").ok
