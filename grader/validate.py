@@ -154,10 +154,12 @@ def channel_check(problem: Problem, submitted: str, channel: bytes) -> Check:
     leaked += [
         f"reference line {line!r}" for line in sorted(distinctive) if line in text or json.dumps(line)[1:-1] in text
     ]
-    if not text or not distinctive:
-        detail = "nothing was sent" if not text else "the reference has no line of its own to look for"
-        return Check(problem.slug, "channel", Verdict.INTERNAL_ERROR, False, detail, None)
-    detail = "sent to the sandbox: " + "; ".join(leaked)[:1500] if leaked else ""
+    if leaked:
+        detail = "sent to the sandbox: " + "; ".join(leaked)[:1500]
+    elif not text:
+        detail = "nothing was sent (the first wrong solution never reached the sandbox)"
+    else:
+        detail = "" if distinctive else "the reference has no line long enough to look for"
     return Check(
         problem.slug, "channel", Verdict.ACCEPTED if not leaked else Verdict.INTERNAL_ERROR, not leaked, detail, None
     )
