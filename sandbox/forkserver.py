@@ -10,9 +10,10 @@ cgroup before sending it anything, and kills it like any sandbox process.
 One child at a time. When the session ends, the fork server kills every other process of its
 sandbox, reaps them and empties ``/tmp`` and ``/dev/shm`` before forking again, and the host
 removes the child's kernel directory, so nothing one submission did reaches the next. The
-fork server itself runs no submission code and is not dumpable (``runtime.serve_forks``); a
-child can still kill or stop it, so any answer that is late or malformed discards the whole
-sandbox, and the next submission gets a fresh one.
+submission runs in PID, user, IPC and mount namespaces of its own, where it can neither see
+nor signal the fork server, which runs no submission code and is not dumpable
+(``runtime.serve_forks``). Any answer of the fork server's that is late or malformed
+discards its whole sandbox, and the next submission gets a fresh one.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import socket
 import subprocess
 import tempfile
 import threading
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -197,28 +197,25 @@ class ForkServer:
 
     def _receive(self, op: str, seconds: float) -> dict[str, Any]:
         """The next control message, which must be ``op``; anything else discards the server."""
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            readable = select.select([self.control], [], [], max(left, 0))[0] if left > 0 else []
-            if not readable:
-                self.close()
-                raise ForkServerError(f"the fork server did not say {op!r} in {seconds:g} s{self._last_words()}")
-            try:
-                message = self.control.recv(protocol.MAX_CONTROL_LINE_BYTES)
-            except OSError:
-                message = b""
-            if not message:
-                self.close()
-                raise ForkServerError(f"the fork server stopped{self._last_words()}")
-            try:
-                fields = json.loads(message)
-            except ValueError:
-                fields = None
-            if not isinstance(fields, dict) or fields.get("op") != op:
-                self.close()
-                raise ForkServerError(f"the fork server sent something else than {op!r}")
-            return fields
+        readable = select.select([self.control], [], [], seconds)[0]
+        if not readable:
+            self.close()
+            raise ForkServerError(f"the fork server did not say {op!r} in {seconds:g} s{self._last_words()}")
+        try:
+            message = self.control.recv(protocol.MAX_CONTROL_LINE_BYTES)
+        except OSError:
+            message = b""
+        if not message:
+            self.close()
+            raise ForkServerError(f"the fork server stopped{self._last_words()}")
+        try:
+            fields = json.loads(message)
+        except ValueError:
+            fields = None
+        if not isinstance(fields, dict) or fields.get("op") != op:
+            self.close()
+            raise ForkServerError(f"the fork server sent something else than {op!r}")
+        return fields
 
     def _host_pid(self, sandbox_pid: int) -> int:
         """The pid, in this process's namespace, of the process the fork server calls ``sandbox_pid``.

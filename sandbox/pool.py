@@ -75,33 +75,34 @@ class SandboxPool:
     def _start(self, *, wait: bool) -> SandboxSession | None:
         """A new sandbox: forked where a fork server is free (``wait``: even one still
         starting), else started afresh; None when it would have to wait and may not."""
-        if not self.fork_servers:
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook)
+        if self.fork_servers:
+            try:
+                server = self._free_server(wait=wait)
+                if server is not None:
+                    return SandboxSession(self.backend, self.limits, notebook=self.notebook, fork_server=server)
+            except ForkServerUnsupported:
+                self.fork_servers = False  # never on this host: sandboxes are started afresh from now on
+            except ForkServerError:  # discarded; it is replaced at the next start
+                pass
+            if not wait:
+                return None
+        return SandboxSession(self.backend, self.limits, notebook=self.notebook)
+
+    def _free_server(self, *, wait: bool) -> ForkServer | None:
+        """A fork server with no child: a ready one, else (``wait``) one still starting;
+        a new one is started if there is room. None if none is free (or ready, not waiting)."""
         for dead in [s for s in self._servers if not s.alive]:
             self._servers.remove(dead)
             dead.close()
         free = [s for s in self._servers if not s.busy]
-        try:
-            server: ForkServer | None = next((s for s in free if s.ready is not None or s.poll_ready()), None)
-        except ForkServerUnsupported:
-            self.fork_servers = False  # never on this host: sandboxes are started afresh from now on
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
+        server = next((s for s in free if s.ready is not None or s.poll_ready()), None)
         if server is None and wait and free:
             server = free[0]
         if server is None and len(self._servers) < self.size * (2 if self.replace_early else 1):
             self._servers.append(ForkServer(self.backend, self.limits, notebook=self.notebook))
             if wait:
                 server = self._servers[-1]
-        if server is None:
-            # Every fork server is busy or starting: start a sandbox the usual way if needed now.
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
-        try:
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook, fork_server=server)
-        except ForkServerUnsupported:
-            self.fork_servers = False
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
-        except ForkServerError:  # discarded; it is replaced at the next start
-            return SandboxSession(self.backend, self.limits, notebook=self.notebook) if wait else None
+        return server
 
     @contextmanager
     def sandbox(self) -> Iterator[SandboxSession]:

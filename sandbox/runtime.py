@@ -658,6 +658,9 @@ def serve_one() -> None:
 # -- the fork server ----------------------------------------------------------------------------
 
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+SUBMISSION_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 # Where a submission may write: emptied between two submissions of one fork server.
 SCRATCH_DIRECTORIES = ("/tmp", "/dev/shm")
 
@@ -670,9 +673,9 @@ def serve_forks(control_fd: int) -> None:
     as ``serve_one`` does. One child at a time: when the host says the submission is over,
     every other process of this sandbox is killed (``kill(-1)``), reaped, and the scratch
     directories emptied before the next fork, so nothing a submission did reaches the next.
-    This process runs no submission code and is not dumpable (a child cannot read or write
-    its memory through ``/proc`` or ptrace); a child can only kill or stop it, which the host
-    notices and answers by discarding the whole sandbox.
+    Each submission runs in namespaces of its own (``_become_submission``), where it can
+    neither see nor signal this process, which runs no submission code and is not dumpable
+    besides. Should it still fail to answer, the host discards the whole sandbox.
     """
     import ctypes
     import gc
@@ -736,9 +739,6 @@ def serve_forks(control_fd: int) -> None:
             raise SystemExit(f"fork server: unexpected request {request!r}")
 
 
-CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
-SUBMISSION_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
 
 

@@ -127,9 +127,11 @@ class SandboxSession:
         )
         # A sandbox for a notebook prepares an IPython kernel while it starts: the harness
         # writes its connection file (IPC sockets in a directory only this sandbox shares).
+        self.kernel = (
+            KernelConnection.create(backend, fork_server.kernels if fork_server else None) if notebook else None
+        )
         self.process: SpawnedProcess | ForkedProcess
         if fork_server is not None:
-            self.kernel = KernelConnection.create(backend, fork_server.kernels) if notebook else None
             try:
                 self.process = fork_server.fork(self.kernel.name if self.kernel else None)
                 if self.cgroup is not None:  # before the child starts the submission's process
@@ -140,7 +142,6 @@ class SandboxSession:
                 raise
             self.info["fork_server"] = True
         else:
-            self.kernel = KernelConnection.create(backend) if notebook else None
             kernel_directory = self.kernel.directory if self.kernel else None
             self.process = SpawnedProcess(
                 subprocess.Popen(

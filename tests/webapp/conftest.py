@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import User
 
 from grader.problem import all_problems
+from webapp import grading
 from webapp.catalog.models import Problem
 
 
@@ -18,3 +21,10 @@ def catalog() -> None:
 @pytest.fixture
 def student(django_user_model: type[User]) -> User:
     return django_user_model.objects.create_user("ada", password="a-long-password-1")
+
+
+@pytest.fixture(scope="module")
+def sandboxes() -> Iterator[None]:
+    """Real gradings share this process's warm sandboxes; close them after the module."""
+    yield
+    grading.close_pools()

@@ -97,7 +97,7 @@ def test_downloading_needs_a_sign_in_and_a_real_problem(accounts):
     assert reverse("catalog:notebook", args=[SLUG]) in page
 
 
-def test_autograde_records_each_named_student_and_lists_the_unknown(accounts, handed_in, tmp_path):
+def test_autograde_records_each_named_student_and_lists_the_unknown(accounts, handed_in, tmp_path, sandboxes):
     out, err = io.StringIO(), io.StringIO()
     call_command(
         "autograde", str(handed_in), problem=SLUG, jobs=2, student_from="metadata", out=tmp_path / "out",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -32,13 +31,6 @@ JSON = {"accept": "application/json"}
 def signed_in(client: Client, catalog: None, student: User) -> Client:
     client.force_login(student)
     return client
-
-
-@pytest.fixture(scope="module")
-def sandboxes() -> Iterator[None]:
-    """Real gradings share this process's warm sandboxes; close them after this module."""
-    yield
-    grading.close_pools()
 
 
 def post(client: Client, action: str, code: str, *, slug: str = SLUG, as_json: bool = True) -> Any:
