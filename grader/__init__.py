@@ -11,7 +11,13 @@ imports JAX on its side) before this process pays for importing JAX itself.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any
+
+from sandbox import grading_xla_flags
+
+# Set before this process's JAX starts its backend: the harness compiles as the sandboxes do.
+os.environ["XLA_FLAGS"] = grading_xla_flags(os.environ.get("XLA_FLAGS", ""))
 
 if TYPE_CHECKING:
     from grader.assertions import (

@@ -40,6 +40,7 @@ from typing import Any
 
 from grader.report import Report
 from grader.verdicts import Verdict
+from grader.workers import worker_context
 
 NOTEBOOK_SUFFIX = ".ipynb"
 RESULTS_CELL_TAG = "autograder-results"
@@ -116,7 +117,8 @@ _backend_name: str | None = None
 
 
 def _start_worker(backend_name: str | None, scratch: str) -> None:
-    """A worker's set-up: JAX and the harness imported, one CPU sandbox already warming.
+    """A worker's set-up (the harness is imported already, see ``grader.workers``): one CPU
+    sandbox starts warming.
 
     Ctrl-C is the batch's to handle (it stops the workers); and whatever a worker leaves in
     ``scratch`` (a killed worker's kernel directories, say) goes when the batch ends.
@@ -125,8 +127,6 @@ def _start_worker(backend_name: str | None, scratch: str) -> None:
     _backend_name = backend_name
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     tempfile.tempdir = scratch
-    import grader.harness  # noqa: F401  (imported now, not while the first notebook waits)
-
     _pool("cpu")
 
 
@@ -262,7 +262,7 @@ def autograde(
     writer = OutputWriter(out) if out is not None else None
     graded: dict[Path, Graded] = {}
     bar = tqdm(total=len(files), unit="notebook", disable=not sys.stderr.isatty() if progress is None else not progress)
-    context = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
+    context = worker_context()
     scratch = tempfile.mkdtemp(prefix="jaxjudge-autograde-")
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(backend_name, scratch)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import multiprocessing
 import os
 import re
 import sys
@@ -34,6 +33,7 @@ from grader.problem import REPO_ROOT, Problem, all_problems, load_problem
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
+from grader.workers import worker_context
 from sandbox.backends import Backend, get_backend
 from sandbox.pool import SandboxPool
 
@@ -194,9 +194,7 @@ def validated(
 ) -> Iterator[list[Check]]:
     """The checks of each problem, in order, ``jobs`` problems at a time."""
     jobs = max(1, min(jobs or default_jobs(), len(problems)))
-    # Workers are spawned, not forked: this process may already run JAX's threads.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as executor:
         yield from executor.map(_validate_path, [p.path for p in problems], [backend_name] * len(problems))
 
 

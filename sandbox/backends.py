@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from sandbox import grading_xla_flags
 from sandbox.protocol import FORK_SERVER_VARIABLE, KERNEL_DIRECTORY_VARIABLE
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
@@ -109,7 +110,7 @@ class Backend:
 
     def environment(self, kernel_directory: str | None = None, fork_server_fd: int | None = None) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu"}
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu", "XLA_FLAGS": grading_xla_flags()}
         if self.device == "gpu":
             # Allocate GPU memory as needed: a sandbox must not take the whole device.
             env.update({"JAX_PLATFORMS": "cuda", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
@@ -220,7 +221,9 @@ class ProcessBackend(Backend):
 
     name = "process"
     isolated = False
-    supports_fork_server = True
+    # A fork server ends each submission by killing every process it can signal and emptying
+    # /tmp: safe in a sandbox of its own, ruinous on the host itself.
+    supports_fork_server = False
 
     def __init__(self, device: str = "cpu") -> None:
         super().__init__(device)

@@ -1,5 +1,7 @@
 """The harness end to end on throwaway problems: scoring, determinism, instructor mistakes."""
 
+import subprocess
+import sys
 import time
 
 import hypothesis
@@ -7,8 +9,9 @@ import pytest
 from hypothesis import strategies as st
 
 from grader.harness import grade_submission, shrinking_bounded_to
-from grader.problem import ReferenceSolutionError, load_problem
+from grader.problem import REPO_ROOT, ReferenceSolutionError, load_problem
 from grader.source import SubmissionSource
+from sandbox import GRADING_XLA_FLAGS
 from sandbox.backends import BwrapBackend
 
 HIDDEN = """
@@ -196,3 +199,13 @@ def test_a_sandbox_that_dies_during_the_visible_tests_keeps_its_verdict(doubling
     report = grade(doubling, code)
     assert report.verdict == "runtime_error", report.message
     assert any("SIGKILL" in test.message for test in report.tests), [t.message for t in report.tests]
+
+
+def test_the_harness_compiles_with_the_sandboxes_xla_flags(monkeypatch):
+    # Set on import of the grader, before JAX starts its backend, and added to an operator's own.
+    monkeypatch.setenv("XLA_FLAGS", "--xla_dump_hlo_as_text")
+    import_and_print = "import grader.harness, os; print(os.environ['XLA_FLAGS'])"
+    flags = subprocess.run(
+        [sys.executable, "-c", import_and_print], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    ).stdout.split()
+    assert flags == ["--xla_dump_hlo_as_text", *GRADING_XLA_FLAGS]

@@ -46,7 +46,12 @@ def test_the_cpu_command_has_every_isolation_flag():
     assert "--gpus" not in given
     # Nothing of the host is mounted into the container, and only the backend's variables are set.
     assert not {"-v", "--volume", "--mount", "--privileged", "--env-file"} & set(command)
-    assert given["--env"] == ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "JAX_PLATFORMS=cpu"]
+    assert given["--env"] == [
+        "PATH=/usr/bin:/bin",
+        "LANG=C.UTF-8",
+        "JAX_PLATFORMS=cpu",
+        "XLA_FLAGS=--xla_cpu_use_fusion_emitters=false",
+    ]
     image_at = command.index("jaxjudge-sandbox-cpu:latest")
     assert command[image_at + 1 : image_at + 4] == ["python", "-I", "-c"]
     assert f"sys.path.insert(0, {RUNTIME_MOUNT!r})" in command[-1]

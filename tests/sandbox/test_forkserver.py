@@ -4,13 +4,16 @@ sandbox, and nothing the first does reaches the second or the fork server itself
 import contextlib
 import os
 import signal
+import socket
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
-from sandbox.backends import BwrapBackend, SandboxLimits
+from sandbox.backends import BwrapBackend, ProcessBackend, SandboxLimits
 from sandbox.forkserver import ForkServer, ForkServerUnsupported
 from sandbox.pool import SandboxPool
 from sandbox.session import SandboxSession, SandboxTimeout
@@ -178,3 +181,33 @@ def test_without_nested_namespaces_the_pool_starts_a_sandbox_per_submission():
         assert "fork_server" not in session.info
         assert probe(session, "def probe():\n    return 'isolated all the same'\n")
     assert not pool.fork_servers
+
+
+def test_the_unisolated_process_backend_never_runs_a_fork_server():
+    # Its clean-up (kill every process it may signal, empty /tmp) would reach the host itself.
+    with pytest.warns(RuntimeWarning, match="does NOT isolate"):
+        backend = ProcessBackend()
+    with pytest.raises(ValueError, match="cannot run a fork server"):
+        ForkServer(backend)
+    with SandboxPool(backend) as pool, pool.sandbox() as session:
+        assert "fork_server" not in session.info
+        assert probe(session, "def probe():\n    return 'started afresh'\n") == "started afresh"
+    assert not pool.fork_servers
+
+
+def test_a_fork_server_started_outside_a_pid_namespace_of_its_own_refuses_to_serve():
+    # Started straight on the host, as a misconfigured backend would: it must stop before it
+    # reads a request, so that no clean-up of its can ever run here.
+    parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    runtime = subprocess.run(
+        [sys.executable, "-c", f"from sandbox.runtime import serve_forks; serve_forks({child.fileno()})"],
+        pass_fds=[child.fileno()],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    child.close()
+    assert runtime.returncode != 0
+    assert "not in a sandbox's own PID namespace" in runtime.stderr
+    assert parent.recv(100) == b"", "it must not have said READY"  # b"": closed, nothing sent

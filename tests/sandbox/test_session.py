@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from sandbox import grading_xla_flags
 from sandbox.backends import (
     BackendUnavailable,
     BwrapBackend,
@@ -100,11 +101,21 @@ def test_environment_is_cleared_and_uid_is_unprivileged(monkeypatch):
     )
     # What the backend sets, plus what JAX and the shell set for themselves at start-up.
     # LD_LIBRARY_PATH: where a shared libpython is, at its neutral path.
-    allowed = {"PATH", "LANG", "JAX_PLATFORMS", "PWD", "TPU_SKIP_MDS_QUERY", "TF_CPP_MIN_LOG_LEVEL", "LD_LIBRARY_PATH"}
+    allowed = {
+        "PATH", "LANG", "JAX_PLATFORMS", "XLA_FLAGS", "PWD", "TPU_SKIP_MDS_QUERY", "TF_CPP_MIN_LOG_LEVEL",
+        "LD_LIBRARY_PATH",
+    }  # fmt: skip
     assert set(environ) <= allowed
+    assert environ["XLA_FLAGS"] == "--xla_cpu_use_fusion_emitters=false"
     assert environ.get("LD_LIBRARY_PATH", "/opt/python/lib") == "/opt/python/lib"
     assert "hidden-value-1234" not in str(environ)
     assert uid == 65534
+
+
+def test_grading_xla_flags_join_an_operators_own_which_win():
+    assert grading_xla_flags() == "--xla_cpu_use_fusion_emitters=false"
+    assert grading_xla_flags("--xla_dump_to=/x") == "--xla_dump_to=/x --xla_cpu_use_fusion_emitters=false"
+    assert grading_xla_flags("--xla_cpu_use_fusion_emitters=true") == "--xla_cpu_use_fusion_emitters=true"
 
 
 def test_tmp_is_fresh_and_private_for_each_sandbox():
