@@ -8,8 +8,9 @@ warming up never competes with a grading for the CPU (best latency); with
 
 Where the backend can (bwrap), sandboxes are forked by fork servers (``sandbox.forkserver``)
 rather than started afresh: JAX is imported once per fork server, not once per submission.
-A fork server serves one submission at a time, so a pool keeps one per sandbox, two with
-``replace_early`` (one forks the next while the other's child is graded).
+A fork server serves one submission at a time and forks the next child as soon as the last
+one is done (a few hundredths of a second), so a pool keeps one per sandbox: a second one
+per sandbox cost a batch more to start (1.3 CPU-s each) than it saved.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class SandboxPool:
         server = next((s for s in free if s.ready is not None or s.poll_ready()), None)
         if server is None and wait and free:
             server = free[0]
-        if server is None and len(self._servers) < self.size * (2 if self.replace_early else 1):
+        if server is None and len(self._servers) < self.size:
             self._servers.append(ForkServer(self.backend, self.limits, notebook=self.notebook))
             if wait:
                 server = self._servers[-1]
