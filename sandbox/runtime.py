@@ -706,6 +706,8 @@ def serve_forks(control_fd: int) -> None:
         _ipython_environment()
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
 
+        _warm_up_tracebacks()
+
     # What is imported now stays out of the garbage collector's reach: its passes would touch
     # every object in every child, copying each page the fork shares.
     gc.freeze()
@@ -746,6 +748,25 @@ def serve_forks(control_fd: int) -> None:
             send(protocol.FORKED, pid=child)
         else:
             raise SystemExit(f"fork server: unexpected request {request!r}")
+
+
+def _warm_up_tracebacks() -> None:
+    """Have IPython format a traceback as a kernel does for a failing cell, once, here.
+
+    The first one in a process cost 0.6 CPU-s, which every notebook with a failing cell paid:
+    compiling pygments' Python lexer, mapping every module to its file, and parsing IPython's
+    own ``interactiveshell.py`` (whose ``run_code`` frame is in every cell's traceback) to
+    find what each frame was executing. The children inherit those caches.
+    """
+    import stack_data
+    from IPython.core import interactiveshell
+    from IPython.core.ultratb import AutoFormattedTB
+
+    try:
+        raise ZeroDivisionError("warming up tracebacks")
+    except ZeroDivisionError:
+        AutoFormattedTB(mode="Context").structured_traceback(*sys.exc_info())
+    stack_data.Source.for_filename(interactiveshell.__file__)
 
 
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
