@@ -698,12 +698,17 @@ def serve_forks(control_fd: int) -> None:
     # The directory of the notebooks' kernel directories (one each, named by the fork request).
     kernels_root = os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)
     # What every child needs, imported once here. Nothing may start JAX's backend or a thread.
+    # (JAX imports the MLIR dialect at its first lowering, and multihost_utils at a first
+    # array's transfer; ipykernel imports psutil as its kernel starts.)
+    import jax.experimental.multihost_utils
     import jax.export
     import jax.extend
     import jax.numpy
+    import jaxlib.mlir.dialects.mhlo  # noqa: F401
 
     if kernels_root is not None:
         _ipython_environment()
+        import psutil  # noqa: F401
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
 
         _warm_up_tracebacks()
