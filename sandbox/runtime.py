@@ -708,7 +708,7 @@ def serve_forks(control_fd: int) -> None:
 
     if kernels_root is not None:
         _ipython_environment()
-        import psutil  # noqa: F401
+        import psutil  # type: ignore[import-untyped]  # noqa: F401
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
 
         _warm_up_tracebacks()
