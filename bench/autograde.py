@@ -6,16 +6,18 @@ It writes ``--notebooks`` student notebooks for ``aot_compiled_sum`` that all fi
 shares: correct, wrong, a crashing cell, and correct with ``%timeit`` and ``%%time`` cells
 (``--with-faults`` adds one that never ends and one that is not a notebook). Then it runs
 ``python -m grader autograde`` on the folder ``--runs`` times (a fresh process each time, as a
-CI job does) and prints the median wall time, notebooks per second and the median
-per-notebook verdict time. Last, the same correct code graded warm as a notebook and as a
-``.py`` file, ``--runs`` times each: the medians and their difference (the cost of running
-a notebook as Jupyter does).
+CI job does) and prints the median wall time, notebooks per second, the machine's busy
+CPU-seconds (all processes, sandboxes included: steadier than wall time on a shared machine)
+and the median per-notebook verdict time. Last, the same correct code graded warm as a
+notebook and as a ``.py`` file, in turn, at least 5 times each: the medians and the median
+difference (the cost of running a notebook as Jupyter does).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import subprocess
 import sys
@@ -65,23 +67,32 @@ def write_batch(folder: Path, count: int, with_faults: bool) -> None:
         (folder / "student-not-a-notebook.ipynb").write_text("print('this is not a notebook')\n")
 
 
-def run_batch(folder: Path, out: Path, jobs: int | None) -> tuple[float, list[float], dict[str, int]]:
+def busy_cpu_seconds() -> float:
+    """CPU time this machine has spent busy so far, all processes (sandboxes too), from /proc/stat."""
+    with open("/proc/stat") as handle:
+        user, nice, system, _idle, _iowait, irq, softirq = (int(n) for n in handle.readline().split()[1:8])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def run_batch(folder: Path, out: Path, jobs: int | None) -> tuple[float, float, list[float], dict[str, int]]:
+    """Wall time, machine-wide busy CPU-seconds, per-notebook seconds and verdict counts of one batch."""
     command = [sys.executable, "-m", "grader", "autograde", str(folder), "--problem", SLUG, "--out", str(out)]
     if jobs:
         command += ["--jobs", str(jobs)]
-    started = time.perf_counter()
+    started, busy = time.perf_counter(), busy_cpu_seconds()
     subprocess.run(command, check=True, capture_output=True, cwd=REPO_ROOT)
-    wall = time.perf_counter() - started
+    wall, busy = time.perf_counter() - started, busy_cpu_seconds() - busy
     with (out / "results.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     verdicts: dict[str, int] = {}
     for row in rows:
         verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
-    return wall, [float(row["seconds"]) for row in rows], verdicts
+    return wall, busy, [float(row["seconds"]) for row in rows], verdicts
 
 
-def notebook_against_py(runs: int) -> tuple[float, float]:
-    """Median warm verdict time of the reference as a one-cell notebook and as a .py file."""
+def notebook_against_py(runs: int) -> tuple[float, float, float]:
+    """Warm verdict times of the reference as a one-cell notebook and as a .py file, graded in
+    turn ``runs`` times after one pair to warm up: the two medians and the median difference."""
     problem = load_problem(SLUG)
     with tempfile.TemporaryDirectory() as directory:
         py = Path(directory, "student.py")
@@ -91,7 +102,7 @@ def notebook_against_py(runs: int) -> tuple[float, float]:
         nbformat.write(notebook, ipynb)
         times: dict[str, list[float]] = {"ipynb": [], "py": []}
         with SandboxPool(get_backend(), notebook=True) as pool:
-            for _ in range(runs):
+            for _ in range(runs + 1):
                 for kind, path in (("ipynb", ipynb), ("py", py)):
                     source = read_submission(path)
                     pool.wait_ready()
@@ -100,7 +111,9 @@ def notebook_against_py(runs: int) -> tuple[float, float]:
                         report = grade_submission(problem, source, session=session)
                     times[kind].append(time.perf_counter() - started)
                     assert report.accepted, report.summary()
-    return statistics.median(times["ipynb"]), statistics.median(times["py"])
+    as_notebook, as_py = times["ipynb"][1:], times["py"][1:]  # the first pair warmed up
+    differences = [a - b for a, b in zip(as_notebook, as_py, strict=True)]
+    return statistics.median(as_notebook), statistics.median(as_py), statistics.median(differences)
 
 
 def main() -> None:
@@ -110,24 +123,32 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--with-faults", action="store_true", help="add a hanging notebook and a non-notebook")
     args = parser.parse_args()
-    walls, per_notebook = [], []
+    walls, busy_seconds, per_notebook = [], [], []
     with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
         folder = Path(directory, "submissions")
         folder.mkdir()
         write_batch(folder, args.notebooks, args.with_faults)
         total = len(list(folder.iterdir()))
         for run in range(args.runs):
-            wall, seconds, verdicts = run_batch(folder, Path(directory, f"out{run}"), args.jobs)
+            wall, busy, seconds, verdicts = run_batch(folder, Path(directory, f"out{run}"), args.jobs)
             walls.append(wall)
+            busy_seconds.append(busy)
             per_notebook += seconds
-            print(f"run {run + 1}: {total} notebooks in {wall:.1f} s ({total / wall:.2f}/s): {verdicts}", flush=True)
+            print(
+                f"run {run + 1}: {total} notebooks in {wall:.1f} s ({total / wall:.2f}/s), "
+                f"{busy:.1f} CPU-s busy: {verdicts}",
+                flush=True,
+            )
     wall = statistics.median(walls)
     print(f"median wall time {wall:.1f} s for {total} notebooks: {total / wall:.2f} notebooks/s")
+    busy = statistics.median(busy_seconds)
+    print(f"median machine-wide busy CPU time {busy:.1f} CPU-s: {busy / total:.2f} CPU-s a notebook")
     print(f"median per-notebook verdict time {statistics.median(per_notebook):.2f} s")
-    as_notebook, as_py = notebook_against_py(args.runs)
+    pairs = max(args.runs, 5)
+    as_notebook, as_py, difference = notebook_against_py(pairs)
     print(
-        f"one correct notebook, warm: {as_notebook:.2f} s; the same code as .py: {as_py:.2f} s "
-        f"(difference {as_notebook - as_py:+.2f} s)"
+        f"one correct notebook, warm, {pairs} pairs: {as_notebook:.2f} s; the same code as .py: {as_py:.2f} s "
+        f"(median difference {difference:+.2f} s)"
     )
 
 
