@@ -190,7 +190,7 @@ def _sandboxed_client(session: SandboxSession, run: NotebookRun) -> Any:
                 self.kernel_info()
                 with contextlib.suppress(queue.Empty):
                     reply = await self.shell_channel.get_msg(timeout=1)
-                    if reply["msg_type"] == "kernel_info_reply":
+                    if reply.get("msg_type") == "kernel_info_reply":
                         with contextlib.suppress(queue.Empty):
                             # Something on IOPub too: its subscription is through.
                             await self.iopub_channel.get_msg(timeout=0.2)
