@@ -379,11 +379,15 @@ def test_live_gradings_and_tasks_still_waiting_in_the_queue_are_left_alone(catal
     assert task_of(running).status == TaskResultStatus.RUNNING
 
 
-def test_a_submission_stalled_max_attempts_times_fails_with_a_message(catalog, student, settings):
+def test_a_grading_interrupted_max_interruptions_times_fails_with_a_message(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     submission = make_submission(student)
-    for _ in range(queue.MAX_ATTEMPTS):
-        queue.enqueue(submission)
+    queue.enqueue(submission)
+    for interrupted in range(1, queue.MAX_INTERRUPTIONS):
+        stall(submission, heartbeat_age_s=60)
+        assert queue.requeue_stalled() == [submission.pk]
+        submission.refresh_from_db()
+        assert (submission.status, submission.interruptions) == ("queued", interrupted)
     tasks = DBTaskResult.objects.count()
     stall(submission, heartbeat_age_s=60)
 
@@ -391,12 +395,32 @@ def test_a_submission_stalled_max_attempts_times_fails_with_a_message(catalog, s
 
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED
-    assert submission.attempt == queue.MAX_ATTEMPTS
+    assert submission.attempt == queue.MAX_INTERRUPTIONS
+    assert submission.interruptions == queue.MAX_INTERRUPTIONS
     assert submission.finished_at is not None
     assert submission.report is not None
-    assert f"interrupted {queue.MAX_ATTEMPTS} times" in submission.report["message"]
+    assert f"interrupted {queue.MAX_INTERRUPTIONS} times" in submission.report["message"]
     assert DBTaskResult.objects.count() == tasks
     assert task_of(submission).status == TaskResultStatus.FAILED
+
+
+def test_regrades_do_not_spend_the_interruption_budget(catalog, student, settings):
+    settings.STALLED_AFTER_S = 30
+    submission = make_submission(student)
+    for _ in range(queue.MAX_INTERRUPTIONS + 1):  # graded, then regraded again and again
+        queue.enqueue(submission)
+    stall(submission, heartbeat_age_s=60)
+
+    assert queue.requeue_stalled() == [submission.pk]  # its first interruption: graded again
+
+    submission.refresh_from_db()
+    assert (submission.status, submission.attempt, submission.interruptions) == (
+        "queued",
+        queue.MAX_INTERRUPTIONS + 2,
+        1,
+    )
+    queue.enqueue(submission)  # a regrade starts with the whole budget
+    assert Submission.objects.get(pk=submission.pk).interruptions == 0
 
 
 def test_a_queued_submission_whose_worker_died_after_taking_its_task_is_queued_again(catalog, student, settings):

@@ -25,6 +25,7 @@ class SubmissionAdmin(admin.ModelAdmin[Submission]):
         "started_at",
         "finished_at",
         "attempt",
+        "interruptions",
     )
 
 

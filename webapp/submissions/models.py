@@ -47,6 +47,9 @@ class Submission(models.Model):
     # Each hand-over to a worker is an attempt; only the current attempt may write a verdict,
     # so a worker that was given up for dead can never overwrite its successor's result.
     attempt = models.PositiveIntegerField(default=0)
+    # How often the current grading lost its worker (a regrade starts again from 0): after
+    # a few, the platform gives up on it rather than crash worker after worker.
+    interruptions = models.PositiveIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True)
     worker = models.CharField(max_length=100, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)

@@ -30,8 +30,9 @@ from webapp.submissions.models import Progress, Submission
 
 logger = logging.getLogger(__name__)
 
-# After this many attempts the platform gives up on a submission and says so.
-MAX_ATTEMPTS = 3
+# After its grading was interrupted this many times the platform gives up and says so.
+# Only interruptions count: a regrade or a resubmission starts with a full budget.
+MAX_INTERRUPTIONS = 3
 HEARTBEAT_S = 2.0
 WORKER_NAME = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -41,17 +42,20 @@ def queue_for(submission: Submission) -> str:
     return "gpu" if submission.problem.device == "gpu" else "default"
 
 
-def enqueue(submission: Submission) -> None:
+def enqueue(submission: Submission, *, after_interruption: bool = False) -> None:
     """Start a new attempt at ``submission`` (any earlier result is cleared) and queue it.
 
-    The task row is written in the caller's transaction, so a worker sees it only once the
-    submission it names is committed too.
+    ``after_interruption``: its worker died mid-grading, which counts towards
+    ``MAX_INTERRUPTIONS``; any other new attempt (a submission, a regrade) starts the count
+    again. The task row is written in the caller's transaction, so a worker sees it only once
+    the submission it names is committed too.
     """
     from webapp.submissions.tasks import grade
 
     Submission.objects.filter(pk=submission.pk).update(
         status=Submission.Status.QUEUED,
         attempt=F("attempt") + 1,
+        interruptions=F("interruptions") + 1 if after_interruption else 0,
         worker="",
         heartbeat_at=None,
         started_at=None,
@@ -163,14 +167,16 @@ def requeue_stalled() -> list[int]:
             DBTaskResult.objects.filter(id=submission.task_id, status=TaskResultStatus.RUNNING).update(
                 status=TaskResultStatus.FAILED
             )
-            if submission.attempt >= MAX_ATTEMPTS:
+            interruptions = submission.interruptions + 1
+            if interruptions >= MAX_INTERRUPTIONS:
                 Submission.objects.filter(pk=submission.pk).update(
                     status=Submission.Status.FAILED,
+                    interruptions=interruptions,
                     finished_at=timezone.now(),
-                    report={"message": f"grading was interrupted {submission.attempt} times; try again", "tests": []},
+                    report={"message": f"grading was interrupted {interruptions} times; try again", "tests": []},
                 )
                 continue
-            enqueue(submission)
+            enqueue(submission, after_interruption=True)
         logger.warning("submission %s: worker %s went silent; queued again", submission.pk, submission.worker)
         requeued.append(submission.pk)
     return requeued
