@@ -5,6 +5,10 @@
 - ``JAXJUDGE_DEBUG``: off by default; turn it on for development only.
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/jaxjudge``; default SQLite in the checkout.
 - ``JAXJUDGE_ALLOWED_HOSTS``: comma-separated.
+- ``JAXJUDGE_BEHIND_TLS_PROXY``: the site is served over HTTPS by a proxy that terminates TLS
+  and sets ``X-Forwarded-Proto``: requests it marks ``https`` are secure, and the session and
+  CSRF cookies are sent over HTTPS only. ``JAXJUDGE_CSRF_TRUSTED_ORIGINS``: comma-separated
+  origins (``https://judge.example.edu``) whose forms may be posted.
 - ``JAXJUDGE_MAX_CODE_BYTES``, ``JAXJUDGE_RATE_LIMIT_PER_MINUTE``, ``JAXJUDGE_MAX_PENDING``:
   the size cap on a submission and the per-user limits on Run and Submit.
 - ``JAXJUDGE_STALLED_AFTER_S``: a grading whose worker has been silent this long is given to
@@ -54,6 +58,10 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
 
 
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
 def local_secret_key() -> str:
     """A key made once per checkout, so that the embedded default needs no configuration."""
     path = BASE_DIR / ".cache" / "secret_key"
@@ -74,7 +82,18 @@ def local_secret_key() -> str:
 
 DEBUG = env_bool("JAXJUDGE_DEBUG", False)
 SECRET_KEY = env_secret("JAXJUDGE_SECRET_KEY") or local_secret_key()
-ALLOWED_HOSTS = [h for h in os.environ.get("JAXJUDGE_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+ALLOWED_HOSTS = env_list("JAXJUDGE_ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = env_list("JAXJUDGE_CSRF_TRUSTED_ORIGINS")
+for origin in CSRF_TRUSTED_ORIGINS:
+    if not origin.startswith(("https://", "http://")):
+        raise ImproperlyConfigured(
+            f"JAXJUDGE_CSRF_TRUSTED_ORIGINS: {origin!r} must be an origin with its scheme, like https://{origin}"
+        )
+if env_bool("JAXJUDGE_BEHIND_TLS_PROXY", False):
+    # Only right when the proxy is the sole way in and sets (or strips) this header itself.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
