@@ -144,3 +144,15 @@ def _counter(text: str, key: str) -> int:
         if len(parts) == 2 and parts[0] == key and parts[1].isdigit():
             return int(parts[1])
     return 0
+
+
+def cgroups_usable() -> bool:
+    """Whether this process can give a sandbox cgroups of its own (memory and process limits).
+
+    Tried for real: a small group is made, limited and removed again.
+    """
+    probe = SandboxCgroup.create(memory_bytes=64 * 2**20, max_pids=8)
+    if probe is None:
+        return False
+    probe.remove()
+    return True

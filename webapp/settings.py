@@ -11,6 +11,8 @@
   origins (``https://judge.example.edu``) whose forms may be posted.
 - ``JAXJUDGE_MAX_CODE_BYTES``, ``JAXJUDGE_RATE_LIMIT_PER_MINUTE``, ``JAXJUDGE_MAX_PENDING``:
   the size cap on a submission and the per-user limits on Run and Submit.
+- ``JAXJUDGE_ALLOW_UNENFORCED_LIMITS``: let a worker grade where sandboxes cannot get cgroups
+  (no process cap; memory capped by an address-space limit only). Off: such a worker refuses to start.
 - ``JAXJUDGE_STALLED_AFTER_S``: a grading whose worker has been silent this long is given to
   another worker.
 """
@@ -193,4 +195,5 @@ MAX_CODE_BYTES = env_int("JAXJUDGE_MAX_CODE_BYTES", 64 * 1024)
 RATE_LIMIT_PER_MINUTE = env_int("JAXJUDGE_RATE_LIMIT_PER_MINUTE", 12)
 MAX_PENDING = env_int("JAXJUDGE_MAX_PENDING", 2)
 STALLED_AFTER_S = env_int("JAXJUDGE_STALLED_AFTER_S", 30)
+ALLOW_UNENFORCED_LIMITS = env_bool("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -89,3 +89,27 @@ def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_ver
         assert Progress.objects.get(user=student).solved_at is not None
     finally:
         site.stop()
+
+
+def test_a_worker_that_cannot_make_cgroups_refuses_to_start_unless_allowed(monkeypatch, tmp_path, caplog):
+    from django.core.management import CommandError, call_command
+
+    from sandbox.cgroups import cgroups_usable
+    from webapp.submissions.management.commands.worker import Command
+
+    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)  # no controller can be enabled here
+    assert not cgroups_usable()
+    with pytest.raises(CommandError, match=r"cannot create cgroups.*without a process cap.*--allow-unenforced-limits"):
+        call_command("worker", "--max-tasks", "0")
+    # Allowed by the operator: it goes on, and says what is lost.
+    Command.check_limits_are_enforced("cpu", allowed_not_to=True)
+    assert "without a process cap" in caplog.text
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may make cgroups on this machine")
+def test_cgroups_are_usable_here_and_the_probe_leaves_nothing_behind():
+    from sandbox.cgroups import CGROUP_ROOT, PARENT_NAME, cgroups_usable
+
+    before = set((CGROUP_ROOT / PARENT_NAME).glob("sandbox-*"))
+    assert cgroups_usable()  # this machine's tests run as root, with cgroup v2
+    assert set((CGROUP_ROOT / PARENT_NAME).glob("sandbox-*")) == before

@@ -12,10 +12,11 @@ import threading
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django_tasks_db.management.commands.db_worker import Worker
 
+from sandbox import cgroups
 from webapp import grading
 from webapp.submissions import queue as grading_queue
 
@@ -31,10 +32,26 @@ class Command(BaseCommand):
             "--interval", type=float, default=0.1, help="seconds between looks at an empty queue (default 0.1)"
         )
         parser.add_argument("--max-tasks", type=int, default=None, help="exit after this many gradings")
+        parser.add_argument(
+            "--allow-unenforced-limits",
+            action="store_true",
+            default=settings.ALLOW_UNENFORCED_LIMITS,
+            help="start even where sandboxes cannot get cgroups: no process cap, and memory capped "
+            "only by an address-space limit (also JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1)",
+        )
 
-    def handle(self, *args: Any, queue: str, interval: float, max_tasks: int | None, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        queue: str,
+        interval: float,
+        max_tasks: int | None,
+        allow_unenforced_limits: bool,
+        **options: Any,
+    ) -> None:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
         device = "gpu" if queue == "gpu" else "cpu"
+        self.check_limits_are_enforced(device, allowed_not_to=allow_unenforced_limits)
         worker_id = grading_queue.WORKER_NAME[:64]  # the task library's limit
         grading.warm_up(device)
         stop = threading.Event()
@@ -57,6 +74,23 @@ class Command(BaseCommand):
         finally:
             stop.set()
             grading.close_pools()
+
+    @staticmethod
+    def check_limits_are_enforced(device: str, *, allowed_not_to: bool) -> None:
+        """Refuse to grade where the sandbox backend relies on cgroups this process cannot make,
+        unless the operator said that is acceptable."""
+        from sandbox.backends import get_backend
+
+        if not get_backend(device=device).uses_host_cgroups or cgroups.cgroups_usable():
+            return
+        lost = "sandboxes would run without a process cap, their memory capped only by an address-space limit"
+        if not allowed_not_to:
+            raise CommandError(
+                f"this worker cannot create cgroups ({cgroups.CGROUP_ROOT} is not writable for it): {lost}. "
+                "Run it as root, give it a delegated cgroup (the README's 'Limits without root'), or start it "
+                "with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1) to accept that."
+            )
+        logger.warning("cgroups are not available: %s (allowed by the operator)", lost)
 
     @staticmethod
     def take_back_stalled(stop: threading.Event) -> None:
