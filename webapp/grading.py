@@ -116,6 +116,25 @@ def _pool(device: str, *, notebook: bool = False) -> SandboxPool:
         return _pools[device, notebook]
 
 
+def unenforced_limits(device: str = "cpu") -> str | None:
+    """What the sandboxes of a worker here would lack (they cannot get cgroups), or None."""
+    from sandbox import cgroups
+    from sandbox.backends import get_backend
+
+    if not get_backend(device=device).uses_host_cgroups or cgroups.cgroups_usable():
+        return None
+    return (
+        f"sandboxes cannot get cgroups here ({cgroups.CGROUP_ROOT} is not writable for this user): they would "
+        "run without a process cap, their memory capped only by an address-space limit"
+    )
+
+
+ALLOW_UNENFORCED_LIMITS_HELP = (
+    "run as root, give the worker a delegated cgroup (the README's 'Limits without root'), or accept it "
+    "with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1)"
+)
+
+
 def warm_up(device: str = "cpu") -> None:
     """Import the grader and start this process's sandboxes, so the first grading is fast."""
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)

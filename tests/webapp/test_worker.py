@@ -99,11 +99,23 @@ def test_a_worker_that_cannot_make_cgroups_refuses_to_start_unless_allowed(monke
 
     monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)  # no controller can be enabled here
     assert not cgroups_usable()
-    with pytest.raises(CommandError, match=r"cannot create cgroups.*without a process cap.*--allow-unenforced-limits"):
+    with pytest.raises(
+        CommandError,
+        match=r"will not start: sandboxes cannot get cgroups.*without a process cap.*--allow-unenforced-limits",
+    ):
         call_command("worker", "--max-tasks", "0")
     # Allowed by the operator: it goes on, and says what is lost.
     Command.check_limits_are_enforced("cpu", allowed_not_to=True)
     assert "without a process cap" in caplog.text
+
+
+def test_the_site_says_once_why_its_workers_could_not_start(monkeypatch, tmp_path, capsys):
+    from webapp import serve
+
+    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)
+    monkeypatch.delenv("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", raising=False)
+    assert serve.main(["--no-setup"]) == 2
+    assert "sandboxes cannot get cgroups" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may make cgroups on this machine")

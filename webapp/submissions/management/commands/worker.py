@@ -16,7 +16,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django_tasks_db.management.commands.db_worker import Worker
 
-from sandbox import cgroups
 from webapp import grading
 from webapp.submissions import queue as grading_queue
 
@@ -77,20 +76,13 @@ class Command(BaseCommand):
 
     @staticmethod
     def check_limits_are_enforced(device: str, *, allowed_not_to: bool) -> None:
-        """Refuse to grade where the sandbox backend relies on cgroups this process cannot make,
-        unless the operator said that is acceptable."""
-        from sandbox.backends import get_backend
-
-        if not get_backend(device=device).uses_host_cgroups or cgroups.cgroups_usable():
+        """Refuse to grade where sandboxes cannot get their limits, unless the operator allows it."""
+        lost = grading.unenforced_limits(device)
+        if lost is None:
             return
-        lost = "sandboxes would run without a process cap, their memory capped only by an address-space limit"
         if not allowed_not_to:
-            raise CommandError(
-                f"this worker cannot create cgroups ({cgroups.CGROUP_ROOT} is not writable for it): {lost}. "
-                "Run it as root, give it a delegated cgroup (the README's 'Limits without root'), or start it "
-                "with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1) to accept that."
-            )
-        logger.warning("cgroups are not available: %s (allowed by the operator)", lost)
+            raise CommandError(f"this worker will not start: {lost}. To go on, {grading.ALLOW_UNENFORCED_LIMITS_HELP}.")
+        logger.warning("%s (allowed by the operator)", lost)
 
     @staticmethod
     def take_back_stalled(stop: threading.Event) -> None:
