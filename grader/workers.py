@@ -12,6 +12,8 @@ from __future__ import annotations
 import multiprocessing
 from multiprocessing.context import BaseContext
 
+from sandbox import JAX_FIRST_USE_MODULES
+
 # The harness, and what a worker's first notebook would otherwise import (0.3 CPU-s of it):
 # running notebooks (nbclient, ZeroMQ), JAX's first lowering and transfer, pytest's debugger.
 PRELOADED_MODULES = [
@@ -24,8 +26,7 @@ PRELOADED_MODULES = [
     "jupyter_client.asynchronous",
     "jupyter_client.manager",
     "zmq.asyncio",
-    "jax.experimental.multihost_utils",
-    "jaxlib.mlir.dialects.mhlo",
+    *JAX_FIRST_USE_MODULES,
     "pdb",
 ]
 

@@ -16,3 +16,9 @@ def grading_xla_flags(existing: str = "") -> str:
     flags = existing.split()
     named = {flag.split("=", 1)[0] for flag in flags}
     return " ".join(flags + [flag for flag in GRADING_XLA_FLAGS if flag.split("=", 1)[0] not in named])
+
+
+# What JAX imports on first use rather than on `import jax`: the MLIR dialect at a first
+# lowering, multihost_utils at a first array's transfer. Processes that fork workers (the
+# sandbox's fork server, a batch's) import them once, before forking.
+JAX_FIRST_USE_MODULES = ("jaxlib.mlir.dialects.mhlo", "jax.experimental.multihost_utils")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import functools
+import importlib
 import itertools
 import os
 import sys
@@ -47,7 +48,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from sandbox import protocol
+from sandbox import JAX_FIRST_USE_MODULES, protocol
 
 MONITORING_EVENTS = {
     "/jax/core/compile/jaxpr_trace_duration": "trace_events",
@@ -698,17 +699,15 @@ def serve_forks(control_fd: int) -> None:
     # The directory of the notebooks' kernel directories (one each, named by the fork request).
     kernels_root = os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)
     # What every child needs, imported once here. Nothing may start JAX's backend or a thread.
-    # (JAX imports the MLIR dialect at its first lowering, and multihost_utils at a first
-    # array's transfer; ipykernel imports psutil as its kernel starts.)
-    import jax.experimental.multihost_utils
     import jax.export
     import jax.extend
     import jax.numpy
-    import jaxlib.mlir.dialects.mhlo  # noqa: F401
 
+    for module in JAX_FIRST_USE_MODULES:
+        importlib.import_module(module)
     if kernels_root is not None:
         _ipython_environment()
-        import psutil  # type: ignore[import-untyped]  # noqa: F401
+        import psutil  # type: ignore[import-untyped]  # noqa: F401  (ipykernel's, as its kernel starts)
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
 
         _warm_up_tracebacks()

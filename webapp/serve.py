@@ -17,8 +17,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
+
 from webapp import grading
-from webapp.settings import env_bool
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # A child that dies this soon after its start is failing, not unlucky: wait before the next try.
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_setup:
         prepare_database()
     lost = grading.unenforced_limits()
-    if lost is not None and not env_bool("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", False):
+    if lost is not None and not settings.ALLOW_UNENFORCED_LIMITS:
         # Its grading workers would refuse to start, again and again: say why once, here.
         print(f"jaxjudge: {lost}. To go on, {grading.ALLOW_UNENFORCED_LIMITS_HELP}.", file=sys.stderr)
         return 2
