@@ -94,7 +94,7 @@ def main() -> int:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory(prefix="jaxjudge-load-") as directory:
-        site = RunningSite(Path(directory) / "db.sqlite3", serve_args=tuple(serve_args))
+        site = RunningSite(f"sqlite:///{Path(directory) / 'db.sqlite3'}", serve_args=tuple(serve_args))
         try:
             cookie = signed_in_cookie(site.env)
             print(

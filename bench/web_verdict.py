@@ -64,7 +64,9 @@ def main() -> int:
     args = parser.parse_args()
     code = load_problem(args.problem).reference_solution.read_text()
     with tempfile.TemporaryDirectory(prefix="jaxjudge-verdict-") as directory:
-        site = RunningSite(Path(directory) / "db.sqlite3", extra_env={"JAXJUDGE_RATE_LIMIT_PER_MINUTE": "1000"})
+        site = RunningSite(
+            f"sqlite:///{Path(directory) / 'db.sqlite3'}", extra_env={"JAXJUDGE_RATE_LIMIT_PER_MINUTE": "1000"}
+        )
         try:
             session = signed_in_cookie(site.env)
             _, token = fetch(f"{site.url}/problems/{args.problem}/", session)

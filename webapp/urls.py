@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from webapp.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("webapp.accounts.urls")),
     path("", include("webapp.submissions.urls")),

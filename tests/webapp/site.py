@@ -8,7 +8,8 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 from grader.problem import REPO_ROOT
 
@@ -21,12 +22,28 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """A ``DATABASE_URL`` for the site's processes that names the database of these settings."""
+    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = quote(settings_dict["USER"] or "")
+    password = quote(settings_dict["PASSWORD"] or "")
+    return f"postgres://{user}:{password}@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}"
+
+
+def this_tests_database() -> str:
+    """The database of the running test (pytest-django's test database), as a ``DATABASE_URL``."""
+    from django.db import connection
+
+    return database_url(connection.settings_dict)
+
+
 class RunningSite:
     """``python -m webapp.serve`` in the background; ``url`` once the web server and a worker are up."""
 
     def __init__(
         self,
-        database: Path,
+        database: str,
         *,
         graders: int = 1,
         setup: bool = True,
@@ -35,7 +52,7 @@ class RunningSite:
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", **(extra_env or {})}
+        self.env = {**os.environ, "DATABASE_URL": database, **(extra_env or {})}
         self.lines: list[str] = []
         command = [sys.executable, "-m", "webapp.serve", "--port", str(self.port), "--graders", str(graders)]
         self.process = subprocess.Popen(

@@ -18,7 +18,6 @@ from django.urls import reverse
 
 from grader.problem import load_problem, solutions_dir
 from webapp.catalog.models import Problem
-from webapp.submissions import queue
 from webapp.submissions.models import Draft, Progress, Submission
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,9 +119,9 @@ def test_autograde_records_each_named_student_and_lists_the_unknown(accounts, ha
     assert (tmp_path / "out" / "junit.xml").is_file()  # --out writes what `grader autograde` writes
 
     # Regraded, a notebook is run as a notebook again (as a .py file its magic would not parse).
-    queue.enqueue(ben)
+    ben.enqueue()
     ben.refresh_from_db()
-    assert queue.run_attempt(ben.pk, ben.attempt) == "wrong_answer"
+    assert Submission.grade_attempt(ben.pk, ben.attempt) == "wrong_answer"
     ben.refresh_from_db()
 
     # The gradebook: every student, the best Submit score per problem, empty where none.

@@ -44,7 +44,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if url := os.environ.get("JAXJUDGE_TEST_SITE_URL"):
         yield url.rstrip("/")
         return
-    running = RunningSite(tmp_path_factory.mktemp("site") / "db.sqlite3")
+    running = RunningSite(f"sqlite:///{tmp_path_factory.mktemp('site') / 'db.sqlite3'}")
     yield running.url
     running.stop()
 

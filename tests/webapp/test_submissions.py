@@ -16,7 +16,6 @@ from django_tasks_db.models import DBTaskResult
 from grader.problem import load_problem, solutions_dir
 from webapp import grading
 from webapp.catalog.models import Problem
-from webapp.submissions import queue
 from webapp.submissions.models import Draft, Progress, Submission
 
 pytestmark = pytest.mark.django_db
@@ -252,8 +251,8 @@ def test_the_problem_list_marks_the_problems_the_student_attempted(signed_in):
 
 def grade(user: User, kind: str, code: str) -> Submission:
     submission = make_submission(user, kind, code=code)
-    queue.enqueue(submission)
-    queue.run_attempt(submission.pk, submission.attempt)
+    submission.enqueue()
+    Submission.grade_attempt(submission.pk, submission.attempt)
     submission.refresh_from_db()
     return submission
 
@@ -303,11 +302,11 @@ def test_a_run_is_graded_on_the_visible_tests_only_and_solves_nothing(catalog, s
 
 def test_an_old_attempt_is_superseded_and_changes_nothing(catalog, student):
     submission = make_submission(student)
-    queue.enqueue(submission)
-    queue.enqueue(submission)
+    submission.enqueue()
+    submission.enqueue()
     before = Submission.objects.filter(pk=submission.pk).values().get()
 
-    assert queue.run_attempt(submission.pk, 1) == "superseded"
+    assert Submission.grade_attempt(submission.pk, 1) == "superseded"
 
     assert Submission.objects.filter(pk=submission.pk).values().get() == before
     assert before["attempt"] == 2 and before["status"] == "queued"
@@ -315,15 +314,15 @@ def test_an_old_attempt_is_superseded_and_changes_nothing(catalog, student):
 
 def test_a_verdict_from_an_attempt_taken_over_during_grading_is_dropped(catalog, student, monkeypatch):
     submission = make_submission(student)
-    queue.enqueue(submission)
+    submission.enqueue()
 
     def graded_while_taken_over(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
-        queue.enqueue(submission)  # another worker gave the submission a new attempt meanwhile
+        submission.enqueue()  # another worker gave the submission a new attempt meanwhile
         return {"verdict": "accepted", "score": 100.0, "max_score": 100.0, "tests": []}
 
     monkeypatch.setattr(grading, "grade_code", graded_while_taken_over)
 
-    assert queue.run_attempt(submission.pk, 1) == "superseded"
+    assert Submission.grade_attempt(submission.pk, 1) == "superseded"
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt, submission.verdict) == ("queued", 2, "")
@@ -346,10 +345,10 @@ def stall(submission: Submission, *, heartbeat_age_s: float) -> str:
 def test_a_running_submission_whose_heartbeat_stopped_is_queued_again(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     submission = make_submission(student)
-    queue.enqueue(submission)
+    submission.enqueue()
     old_task = stall(submission, heartbeat_age_s=31)
 
-    assert queue.requeue_stalled() == [submission.pk]
+    assert Submission.requeue_stalled() == [submission.pk]
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt, submission.worker) == ("queued", 2, "")
@@ -359,20 +358,20 @@ def test_a_running_submission_whose_heartbeat_stopped_is_queued_again(catalog, s
     assert new_task.status == TaskResultStatus.READY
     assert new_task.args_kwargs["args"] == [submission.pk, 2]
     # Taken back once only.
-    assert queue.requeue_stalled() == []
+    assert Submission.requeue_stalled() == []
 
 
 def test_live_gradings_and_tasks_still_waiting_in_the_queue_are_left_alone(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     running = make_submission(student)
-    queue.enqueue(running)
+    running.enqueue()
     stall(running, heartbeat_age_s=300)
     Submission.objects.filter(pk=running.pk).update(heartbeat_at=ago(5))  # a long grading, still beating
     waiting = make_submission(student)
-    queue.enqueue(waiting)
+    waiting.enqueue()
     DBTaskResult.objects.filter(id=task_of(waiting).id).update(enqueued_at=ago(300))  # a long queue
 
-    assert queue.requeue_stalled() == []
+    assert Submission.requeue_stalled() == []
 
     assert Submission.objects.get(pk=running.pk).attempt == 1
     assert Submission.objects.get(pk=waiting.pk).attempt == 1
@@ -382,24 +381,24 @@ def test_live_gradings_and_tasks_still_waiting_in_the_queue_are_left_alone(catal
 def test_a_grading_interrupted_max_interruptions_times_fails_with_a_message(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     submission = make_submission(student)
-    queue.enqueue(submission)
-    for interrupted in range(1, queue.MAX_INTERRUPTIONS):
+    submission.enqueue()
+    for interrupted in range(1, Submission.MAX_INTERRUPTIONS):
         stall(submission, heartbeat_age_s=60)
-        assert queue.requeue_stalled() == [submission.pk]
+        assert Submission.requeue_stalled() == [submission.pk]
         submission.refresh_from_db()
         assert (submission.status, submission.interruptions) == ("queued", interrupted)
     tasks = DBTaskResult.objects.count()
     stall(submission, heartbeat_age_s=60)
 
-    assert queue.requeue_stalled() == []
+    assert Submission.requeue_stalled() == []
 
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED
-    assert submission.attempt == queue.MAX_INTERRUPTIONS
-    assert submission.interruptions == queue.MAX_INTERRUPTIONS
+    assert submission.attempt == Submission.MAX_INTERRUPTIONS
+    assert submission.interruptions == Submission.MAX_INTERRUPTIONS
     assert submission.finished_at is not None
     assert submission.report is not None
-    assert f"interrupted {queue.MAX_INTERRUPTIONS} times" in submission.report["message"]
+    assert f"interrupted {Submission.MAX_INTERRUPTIONS} times" in submission.report["message"]
     assert DBTaskResult.objects.count() == tasks
     assert task_of(submission).status == TaskResultStatus.FAILED
 
@@ -407,31 +406,31 @@ def test_a_grading_interrupted_max_interruptions_times_fails_with_a_message(cata
 def test_regrades_do_not_spend_the_interruption_budget(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     submission = make_submission(student)
-    for _ in range(queue.MAX_INTERRUPTIONS + 1):  # graded, then regraded again and again
-        queue.enqueue(submission)
+    for _ in range(Submission.MAX_INTERRUPTIONS + 1):  # graded, then regraded again and again
+        submission.enqueue()
     stall(submission, heartbeat_age_s=60)
 
-    assert queue.requeue_stalled() == [submission.pk]  # its first interruption: graded again
+    assert Submission.requeue_stalled() == [submission.pk]  # its first interruption: graded again
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt, submission.interruptions) == (
         "queued",
-        queue.MAX_INTERRUPTIONS + 2,
+        Submission.MAX_INTERRUPTIONS + 2,
         1,
     )
-    queue.enqueue(submission)  # a regrade starts with the whole budget
+    submission.enqueue()  # a regrade starts with the whole budget
     assert Submission.objects.get(pk=submission.pk).interruptions == 0
 
 
 def test_a_queued_submission_whose_worker_died_after_taking_its_task_is_queued_again(catalog, student, settings):
     settings.STALLED_AFTER_S = 30
     submission = make_submission(student)
-    queue.enqueue(submission)
+    submission.enqueue()
     old_task = task_of(submission).id
     # The worker marked the task running, then died before claiming the submission.
     DBTaskResult.objects.filter(id=old_task).update(status=TaskResultStatus.RUNNING, started_at=ago(31))
 
-    assert queue.requeue_stalled() == [submission.pk]
+    assert Submission.requeue_stalled() == [submission.pk]
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt) == ("queued", 2)

@@ -12,20 +12,18 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from grader.problem import load_problem
 from tests.conftest import sandbox_processes
-from tests.webapp.site import RunningSite
+from tests.webapp.site import RunningSite, this_tests_database
 from webapp.catalog.models import Problem
-from webapp.submissions import queue
 from webapp.submissions.models import Progress, Submission
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +53,7 @@ def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_ver
 ) -> None:
     code = SLOW_TO_LOAD + load_problem("aot_compiled_sum").reference_solution.read_text()
     site = RunningSite(
-        Path(connection.settings_dict["NAME"]),
+        this_tests_database(),
         setup=False,
         extra_env={"JAXJUDGE_STALLED_AFTER_S": str(STALLED_AFTER_S)},
     )
@@ -64,7 +62,7 @@ def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_ver
             submission = Submission.objects.create(
                 user=student, problem=Problem.objects.get(slug="aot_compiled_sum"), kind="submit", code=code
             )
-            queue.enqueue(submission)
+            submission.enqueue()
 
         running = wait_for(
             lambda: (s := current(submission)).status == Submission.Status.RUNNING and s, 60, "the grading to start"

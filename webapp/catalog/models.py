@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 
+from grader.problem import DEVICES, DIFFICULTIES
 from webapp.catalog.markdown import render_markdown
 
 if TYPE_CHECKING:
@@ -13,30 +14,24 @@ if TYPE_CHECKING:
 class Problem(models.Model):
     """A problem of the catalog, as installed from its notebook (the notebook stays the source)."""
 
-    class Difficulty(models.TextChoices):
-        EASY = "easy"
-        MEDIUM = "medium"
-        HARD = "hard"
-
     slug = models.SlugField(unique=True)
     title = models.CharField(max_length=200)
-    difficulty = models.CharField(max_length=10, choices=Difficulty.choices)
+    # The vocabularies are the notebook format's, defined once by the grader.
+    difficulty = models.CharField(max_length=10, choices=[(d, d) for d in DIFFICULTIES])
     category = models.CharField(max_length=100)
     tags = models.JSONField(default=list)
     statement_html = models.TextField()
     hints_html = models.JSONField(default=list)
     starter = models.TextField()
     visible_tests = models.TextField(blank=True)
-    device = models.CharField(max_length=10, default="cpu")
+    device = models.CharField(max_length=10, choices=[(d, d) for d in DEVICES], default="cpu")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         # Easy, then medium, then hard (not alphabetical), then by title.
         ordering = (
             models.Case(
-                models.When(difficulty="easy", then=0),
-                models.When(difficulty="medium", then=1),
-                default=2,
+                *(models.When(difficulty=difficulty, then=rank) for rank, difficulty in enumerate(DIFFICULTIES)),
                 output_field=models.IntegerField(),
             ),
             "title",

@@ -3,10 +3,11 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from grader.problem import DIFFICULTIES
 from webapp import grading
+from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import Problem
-from webapp.submissions.models import Draft, Progress
-from webapp.submissions.views import SignedInRequest, workspace
+from webapp.submissions.models import Draft, Progress, workspace
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
@@ -15,7 +16,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
     if query:
         problems = problems.filter(Q(title__icontains=query) | Q(slug__icontains=query) | Q(category__icontains=query))
     difficulty = request.GET.get("difficulty", "")
-    if difficulty in Problem.Difficulty.values:
+    if difficulty in DIFFICULTIES:
         problems = problems.filter(difficulty=difficulty)
     tag = request.GET.get("tag", "").strip()
     if tag:

@@ -1,16 +1,42 @@
-"""Submissions and what a student has done with each problem: drafts, attempts, solutions seen."""
+"""Submissions and what a student has done with each problem: drafts, attempts, solutions seen.
+
+The grading of a submission is a series of *attempts*, numbered on the submission. Every
+hand-over to a worker is one (``Submission.enqueue``). A worker starts an attempt only if it
+is still the current one, keeps a heartbeat while grading, and writes its verdict only if the
+attempt is still current (``Submission.grade_attempt``). When a worker dies (SIGKILL, a lost
+machine) its heartbeat stops; any worker then gives the submission a new attempt
+(``Submission.requeue_stalled``), so it is graded again and ends with exactly one verdict.
+"""
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models, transaction
-from django.db.models import Max, Min
+from django.db.models import F, Max, Min, Q
 from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
+from grader.verdicts import Verdict
+from webapp import grading
 from webapp.catalog.models import Problem
+from webapp.submissions import liveness
+from webapp.submissions.tasks import grade
+
+logger = logging.getLogger(__name__)
+
+
+class Refused(Exception):
+    """A Run or Submit that is not taken; the message tells the student why, ``status`` the HTTP status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Submission(models.Model):
@@ -39,8 +65,11 @@ class Submission(models.Model):
     # then holds its code cells, for reading); empty for code typed on the site.
     notebook = models.TextField(blank=True)
     origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.SITE)
+    # After its grading was interrupted this many times the platform gives up and says so.
+    MAX_INTERRUPTIONS = 3
+
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    verdict = models.CharField(max_length=40, blank=True)
+    verdict = models.CharField(max_length=40, blank=True, choices=[(v.value, v.value) for v in Verdict])
     score = models.FloatField(null=True, blank=True)
     max_score = models.FloatField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
@@ -66,6 +95,167 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
+
+    @classmethod
+    def accept(cls, user: User, problem: Problem, kind: str, code: str) -> Submission:
+        """Take a Run or Submit from the site: check the student's limits, keep the code as
+        their draft, and queue its grading. Raises ``Refused``.
+
+        Call it in a transaction: the student's row is locked, so that the limits hold for
+        simultaneous requests too.
+        """
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        cls.check_allowed(user, code)
+        Draft.objects.update_or_create(user=user, problem=problem, defaults={"code": code})
+        submission = cls.objects.create(user=user, problem=problem, kind=kind, code=code)
+        Progress.refresh(user.pk, problem.pk)  # now attempted
+        submission.enqueue()
+        return submission
+
+    @classmethod
+    def check_allowed(cls, user: User, code: str) -> None:
+        """The size cap on code and the per-student limits on gradings; raises ``Refused``."""
+        if not code.strip():
+            raise Refused("Your solution is empty.", 400)
+        size = len(code.encode("utf-8", errors="replace"))
+        if size > settings.MAX_CODE_BYTES:
+            raise Refused(f"Your solution is {size} bytes; the limit is {settings.MAX_CODE_BYTES} bytes.", 413)
+        mine = cls.objects.filter(user=user)
+        pending = mine.filter(status__in=[cls.Status.QUEUED, cls.Status.RUNNING]).count()
+        if pending >= settings.MAX_PENDING:
+            raise Refused(f"You already have {pending} gradings in progress; wait for one to finish.", 429)
+        recent = mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count()
+        if recent >= settings.RATE_LIMIT_PER_MINUTE:
+            limit = settings.RATE_LIMIT_PER_MINUTE
+            raise Refused(f"At most {limit} runs and submissions a minute; try again shortly.", 429)
+
+    @property
+    def queue_name(self) -> str:
+        """GPU problems are graded by GPU workers, on a queue of their own."""
+        return "gpu" if self.problem.device == "gpu" else "default"
+
+    def enqueue(self, *, after_interruption: bool = False) -> None:
+        """Start a new attempt (any earlier result is cleared) and queue it for a worker.
+
+        ``after_interruption``: its worker died mid-grading, which counts towards
+        ``MAX_INTERRUPTIONS``; any other new attempt (a submission, a regrade) starts the count
+        again. The task row is written in the caller's transaction, so a worker sees it only
+        once the submission it names is committed too.
+        """
+        type(self).objects.filter(pk=self.pk).update(
+            status=self.Status.QUEUED,
+            attempt=F("attempt") + 1,
+            interruptions=F("interruptions") + 1 if after_interruption else 0,
+            worker="",
+            heartbeat_at=None,
+            started_at=None,
+            finished_at=None,
+            verdict="",
+            score=None,
+            max_score=None,
+            report=None,
+        )
+        self.refresh_from_db()
+        result = grade.using(queue_name=self.queue_name).enqueue(self.pk, self.attempt)
+        self.task_id = str(result.id)
+        type(self).objects.filter(pk=self.pk).update(task_id=self.task_id)
+
+    @classmethod
+    def grade_attempt(cls, submission_id: int, attempt: int) -> str:
+        """A worker's part: grade the submission if this attempt is still the current one.
+
+        Returns the verdict written, ``failed``, or ``superseded`` when the attempt was no
+        longer current (another worker has it) and nothing was written.
+        """
+        started = timezone.now()
+        claimed = cls.objects.filter(pk=submission_id, attempt=attempt, status=cls.Status.QUEUED).update(
+            status=cls.Status.RUNNING, worker=liveness.WORKER_NAME, heartbeat_at=started, started_at=started
+        )
+        if not claimed:
+            return "superseded"
+        submission = cls.objects.select_related("problem").get(pk=submission_id)
+        this_attempt = cls.objects.filter(pk=submission_id, attempt=attempt)
+        with liveness.beating(lambda: this_attempt.update(heartbeat_at=timezone.now()), f"submission {submission_id}"):
+            try:
+                report = grading.grade_code(
+                    submission.problem.slug,
+                    submission.code,
+                    include_hidden=submission.kind == cls.Kind.SUBMIT,
+                    notebook=submission.notebook,
+                )
+            except Exception as exc:
+                logger.exception("grading submission %s failed", submission_id)
+                return submission._finish(attempt, None, f"the grader failed: {type(exc).__name__}: {exc}")
+        return submission._finish(attempt, report, "")
+
+    def _finish(self, attempt: int, report: dict[str, Any] | None, failure: str) -> str:
+        fields: dict[str, Any] = {"finished_at": timezone.now(), "heartbeat_at": None}
+        if report is None:
+            fields.update(status=self.Status.FAILED, verdict="", report={"message": failure, "tests": []})
+        else:
+            fields.update(
+                status=self.Status.GRADED,
+                verdict=report["verdict"],
+                score=report["score"],
+                max_score=report["max_score"],
+                report=report,
+            )
+
+        def write() -> int:
+            with transaction.atomic():
+                written = (
+                    type(self).objects.filter(pk=self.pk, attempt=attempt, status=self.Status.RUNNING).update(**fields)
+                )
+                # A platform failure says nothing of the student's code: their standing stays as it was.
+                if written and report is not None:
+                    Progress.refresh(self.user_id, self.problem_id)
+                return written
+
+        written = liveness.outlasting_database_outages(write, f"submission {self.pk}: the verdict")
+        return str(fields.get("verdict") or fields["status"]) if written else "superseded"
+
+    @classmethod
+    def requeue_stalled(cls) -> list[int]:
+        """Give another attempt to every submission whose worker has gone silent; their ids.
+
+        A running submission is stalled when its heartbeat is older than STALLED_AFTER_S. A
+        queued one is stalled when its task was taken (or ended) that long ago without the
+        submission ever starting: the worker died between the two. Many workers run this at
+        once: each change is conditional on the submission being as it was seen.
+        """
+        cutoff = timezone.now() - timedelta(seconds=settings.STALLED_AFTER_S)
+        running = cls.objects.filter(status=cls.Status.RUNNING, heartbeat_at__lt=cutoff)
+        waiting = {s.task_id: s for s in cls.objects.filter(status=cls.Status.QUEUED).exclude(task_id="")}
+        lost_tasks = (
+            DBTaskResult.objects.filter(id__in=list(waiting))
+            .exclude(status=TaskResultStatus.READY)
+            .filter(Q(started_at__lt=cutoff) | Q(started_at=None, enqueued_at__lt=cutoff))
+        )
+        queued = [waiting[str(task_id)] for task_id in lost_tasks.values_list("id", flat=True)]
+        requeued = []
+        for submission in [*running, *queued]:
+            with transaction.atomic():
+                taken_back = cls.objects.filter(
+                    pk=submission.pk, attempt=submission.attempt, status=submission.status
+                ).update(status=cls.Status.QUEUED, heartbeat_at=None)
+                if not taken_back:
+                    continue
+                DBTaskResult.objects.filter(id=submission.task_id, status=TaskResultStatus.RUNNING).update(
+                    status=TaskResultStatus.FAILED
+                )
+                interruptions = submission.interruptions + 1
+                if interruptions >= cls.MAX_INTERRUPTIONS:
+                    cls.objects.filter(pk=submission.pk).update(
+                        status=cls.Status.FAILED,
+                        interruptions=interruptions,
+                        finished_at=timezone.now(),
+                        report={"message": f"grading was interrupted {interruptions} times; try again", "tests": []},
+                    )
+                    continue
+                submission.enqueue(after_interruption=True)
+            logger.warning("submission %s: worker %s went silent; queued again", submission.pk, submission.worker)
+            requeued.append(submission.pk)
+        return requeued
 
     @classmethod
     def record_graded(
@@ -103,7 +293,7 @@ class Submission(models.Model):
 
     @property
     def accepted(self) -> bool:
-        return self.status == self.Status.GRADED and self.verdict == "accepted"
+        return self.status == self.Status.GRADED and self.verdict == Verdict.ACCEPTED
 
     def to_json(self, *, for_staff: bool = False) -> dict[str, Any]:
         """What the owner's page shows, live: the state, then every test's outcome.
@@ -128,6 +318,17 @@ class Submission(models.Model):
             "created_at": self.created_at.isoformat(),
             **staff_only,
         }
+
+
+def workspace(user: User, problem: Problem, *, history_length: int = 20) -> dict[str, Any]:
+    """What the problem page shows a signed-in student: their draft, history and standing."""
+    draft = Draft.objects.filter(user=user, problem=problem).first()
+    progress = Progress.objects.filter(user=user, problem=problem).first()
+    return {
+        "code": draft.code if draft else problem.starter,
+        "history": Submission.objects.filter(user=user, problem=problem)[:history_length],
+        "progress": progress,
+    }
 
 
 class Draft(models.Model):
@@ -158,7 +359,9 @@ class Progress(models.Model):
     def refresh(cls, user_id: int, problem_id: int) -> None:
         """Recompute a student's standing on a problem from their submissions (regrades included)."""
         submissions = Submission.objects.filter(user_id=user_id, problem_id=problem_id)
-        solved = submissions.filter(kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict="accepted")
+        solved = submissions.filter(
+            kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict=Verdict.ACCEPTED
+        )
         progress, _ = cls.objects.get_or_create(user_id=user_id, problem_id=problem_id)
         progress.attempted_at = submissions.aggregate(first=Min("created_at"))["first"]
         progress.solved_at = solved.aggregate(first=Min("created_at"))["first"]
@@ -208,3 +411,28 @@ def gradebook(problems: list[Problem] | None = None) -> tuple[list[Problem], lis
         for student in students.order_by("username")
     ]
     return problems, rows
+
+
+class Worker(models.Model):
+    """A grading worker as its heartbeat shows it: alive while it beats (``/healthz`` counts them)."""
+
+    name = models.CharField(max_length=100, unique=True)  # host:pid
+    queue = models.CharField(max_length=20)
+    started_at = models.DateTimeField(auto_now_add=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def alive(cls) -> models.QuerySet[Worker]:
+        """The workers whose heartbeat is fresher than the stall time (the same rule as for gradings)."""
+        return cls.objects.filter(beat_at__gte=timezone.now() - timedelta(seconds=settings.STALLED_AFTER_S))
+
+    @classmethod
+    def beat(cls, name: str, queue: str) -> None:
+        cls.objects.update_or_create(name=name, defaults={"queue": queue, "beat_at": timezone.now()})
+
+    @classmethod
+    def forget_dead(cls, older_than: timedelta = timedelta(days=1)) -> None:
+        cls.objects.filter(beat_at__lt=timezone.now() - older_than).delete()

@@ -6,12 +6,10 @@ code and results (another student's submission is a 404, as if it did not exist)
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,56 +19,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp import grading
+from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import Problem
-from webapp.submissions import queue
-from webapp.submissions.models import Draft, Progress, Submission
-
-HISTORY_LENGTH = 20
-
-
-class SignedInRequest(HttpRequest):
-    """A request that ``login_required`` let through: its user is a real account."""
-
-    user: User
-
-
-class Refused(Exception):
-    """A Run or Submit that is not accepted; the message tells the student why."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
+from webapp.submissions.models import Draft, Progress, Refused, Submission
 
 
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
-
-
-def workspace(user: User, problem: Problem) -> dict[str, Any]:
-    """What the problem page shows a signed-in student: their draft, history and standing."""
-    draft = Draft.objects.filter(user=user, problem=problem).first()
-    progress = Progress.objects.filter(user=user, problem=problem).first()
-    return {
-        "code": draft.code if draft else problem.starter,
-        "history": Submission.objects.filter(user=user, problem=problem)[:HISTORY_LENGTH],
-        "progress": progress,
-    }
-
-
-def check_allowed(request: SignedInRequest, code: str) -> None:
-    if not code.strip():
-        raise Refused("Your solution is empty.", 400)
-    size = len(code.encode("utf-8", errors="replace"))
-    if size > settings.MAX_CODE_BYTES:
-        raise Refused(f"Your solution is {size} bytes; the limit is {settings.MAX_CODE_BYTES} bytes.", 413)
-    mine = Submission.objects.filter(user=request.user)
-    pending = mine.filter(status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]).count()
-    if pending >= settings.MAX_PENDING:
-        raise Refused(f"You already have {pending} gradings in progress; wait for one to finish.", 429)
-    recent = mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count()
-    if recent >= settings.RATE_LIMIT_PER_MINUTE:
-        limit = settings.RATE_LIMIT_PER_MINUTE
-        raise Refused(f"At most {limit} runs and submissions a minute; try again shortly.", 429)
 
 
 def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
@@ -78,10 +33,7 @@ def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
     code = request.POST.get("code", "")
     try:
         with transaction.atomic():
-            # Locking the student's row makes the limits hold for simultaneous requests too.
-            User.objects.select_for_update().filter(pk=request.user.pk).first()
-            check_allowed(request, code)
-            submission = accept(request.user, problem, kind, code)
+            submission = Submission.accept(request.user, problem, kind, code)
     except Refused as refusal:
         if wants_json(request):
             return JsonResponse({"error": str(refusal)}, status=refusal.status)
@@ -91,16 +43,6 @@ def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
         urls = {"status_url": status_url(submission), "page_url": submission_url(submission)}
         return JsonResponse({**live_state(submission), **urls}, status=202)
     return redirect("submissions:detail", submission.pk)
-
-
-def accept(user: User, problem: Problem, kind: str, code: str) -> Submission:
-    """Record the submission (its code becomes the draft too) and queue its grading."""
-    Draft.objects.update_or_create(user=user, problem=problem, defaults={"code": code})
-    submission = Submission.objects.create(user=user, problem=problem, kind=kind, code=code)
-    Progress.refresh(user.pk, problem.pk)  # now attempted
-    queue.enqueue(submission)
-    submission.refresh_from_db()
-    return submission
 
 
 @login_required

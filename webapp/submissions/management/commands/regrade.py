@@ -8,7 +8,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from webapp.catalog.models import Problem
-from webapp.submissions import queue
 from webapp.submissions.models import Submission
 
 
@@ -30,6 +29,6 @@ class Command(BaseCommand):
         count = 0
         for submission in submissions.order_by("created_at"):
             with transaction.atomic():
-                queue.enqueue(submission)
+                submission.enqueue()
             count += 1
         self.stdout.write(f"queued {count} submission(s) of {slug} for grading again")

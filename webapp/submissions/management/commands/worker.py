@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection
-from django_tasks_db.management.commands.db_worker import Worker
+from django.db import InterfaceError, OperationalError, connection
+from django_tasks_db.management.commands.db_worker import Worker as TaskLoop
 
 from webapp import grading
-from webapp.submissions import queue as grading_queue
+from webapp.submissions import liveness
+from webapp.submissions.models import Submission, Worker
 
 logger = logging.getLogger(__name__)
 
@@ -51,12 +53,12 @@ class Command(BaseCommand):
         logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
         device = "gpu" if queue == "gpu" else "cpu"
         self.check_limits_are_enforced(device, allowed_not_to=allow_unenforced_limits)
-        worker_id = grading_queue.WORKER_NAME[:64]  # the task library's limit
+        worker_id = liveness.WORKER_NAME[:64]  # the task library's limit
         grading.warm_up(device)
         stop = threading.Event()
         reaper = threading.Thread(target=self.take_back_stalled, args=(stop,), name="reaper", daemon=True)
         reaper.start()
-        worker = Worker(
+        worker = TaskLoop(
             queue_names=[queue],
             interval=interval,
             batch=False,
@@ -68,11 +70,33 @@ class Command(BaseCommand):
         )
         worker.configure_signals()
         self.stdout.write(f"worker {worker_id} ready on queue {queue!r} ({device} sandboxes)")
+        Worker.forget_dead()
+        Worker.beat(worker_id, queue)
         try:
-            worker.run()
+            with liveness.beating(lambda: Worker.beat(worker_id, queue), f"worker {worker_id}"):
+                self.run_through_database_outages(worker)
         finally:
             stop.set()
             grading.close_pools()
+
+    @staticmethod
+    def run_through_database_outages(worker: TaskLoop) -> None:
+        """Run the worker loop; when the database goes away (a restart, a failover), wait for it.
+
+        The task library's loop ends on any database error but a lock. Restarting the whole
+        worker would throw away its warm sandboxes, so the loop is resumed here instead, once
+        the database answers again.
+        """
+        while True:
+            try:
+                worker.run()
+                return
+            except (OperationalError, InterfaceError) as exc:
+                if not worker.running:
+                    return
+                logger.warning("database unreachable (%s); trying again in %ss", exc, liveness.DATABASE_RETRY_S)
+                connection.close()
+                time.sleep(liveness.DATABASE_RETRY_S)
 
     @staticmethod
     def check_limits_are_enforced(device: str, *, allowed_not_to: bool) -> None:
@@ -90,8 +114,9 @@ class Command(BaseCommand):
         try:
             while not stop.wait(period):
                 try:
-                    grading_queue.requeue_stalled()
-                except Exception:  # a locked database, say: try again next round
+                    Submission.requeue_stalled()
+                except Exception:  # a locked or restarting database, say: try again next round
                     logger.exception("could not look for stalled submissions")
+                    connection.close()
         finally:
             connection.close()

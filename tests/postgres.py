@@ -1,0 +1,115 @@
+"""A throwaway PostgreSQL server for the tests: ``python -m tests.postgres [PYTEST ARGS]``.
+
+It makes a fresh cluster in a temporary folder (``initdb``), starts it on a free port of
+loopback, runs pytest with ``DATABASE_URL`` pointing at it (by default the tests of the
+grading queue, submissions and workers), and removes the cluster afterwards. The server is
+Debian's (``make test`` installs the ``postgresql`` package when it is missing). The tests
+that restart the database find the cluster through ``JAXJUDGE_TEST_PGDATA``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.webapp.site import free_port
+
+# The tests that run on PostgreSQL as well as on SQLite.
+QUEUE_TESTS = [
+    "tests/webapp/test_submissions.py",
+    "tests/webapp/test_regrade.py",
+    "tests/webapp/test_worker.py",
+    "tests/webapp/test_scale.py",
+]
+DATA_ENV = "JAXJUDGE_TEST_PGDATA"
+
+
+def server_bin() -> Path:
+    """The newest installed server's programs (Debian keeps them off PATH)."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parent.parent.name))
+    if not versions:
+        raise SystemExit("error: no PostgreSQL server found; install it with: apt-get install postgresql")
+    return versions[-1].parent
+
+
+class Cluster:
+    """One PostgreSQL cluster of its own, run by an unprivileged user when we are root."""
+
+    def __init__(self, data: Path, port: int) -> None:
+        self.data = data
+        self.port = port
+        self.bin = server_bin()
+        self.url = f"postgres://jaxjudge@127.0.0.1:{port}/jaxjudge"
+
+    def _run(self, program: str, *args: str) -> None:
+        command = [str(self.bin / program), *args]
+        if os.geteuid() == 0:  # the server refuses to run as root
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    def create(self) -> None:
+        self.data.mkdir(parents=True)
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.data.parent, owner.pw_uid, owner.pw_gid)
+            os.chown(self.data, owner.pw_uid, owner.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", "jaxjudge", "--auth=trust", "-E", "UTF8", "--no-sync")
+        # Loopback only; durability traded for speed, as befits a throwaway server.
+        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.data}"
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        (self.data / "jaxjudge.options").write_text(options)
+
+    def start(self) -> None:
+        options = (self.data / "jaxjudge.options").read_text()
+        self._run("pg_ctl", "start", "-w", "-D", str(self.data), "-l", str(self.data / "server.log"), "-o", options)
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "stop", "-w", "-D", str(self.data), "-m", mode)
+
+    def restart(self) -> None:
+        """Stop the server, cutting every connection, and start it again."""
+        self.stop()
+        self.start()
+
+    def create_database(self) -> None:
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "jaxjudge", "jaxjudge")
+
+
+def cluster_of_this_run() -> Cluster | None:
+    """The cluster that ``python -m tests.postgres`` started for these tests, if any."""
+    data = os.environ.get(DATA_ENV)
+    if not data:
+        return None
+    return Cluster(Path(data), int(os.environ["JAXJUDGE_TEST_PGPORT"]))
+
+
+def main(argv: list[str]) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="jaxjudge-pg-"))
+    folder.chmod(0o755)
+    cluster = Cluster(folder / "data", free_port())
+    try:
+        cluster.create()
+        cluster.start()
+        cluster.create_database()
+        env = {
+            **os.environ,
+            "DATABASE_URL": cluster.url,
+            DATA_ENV: str(cluster.data),
+            "JAXJUDGE_TEST_PGPORT": str(cluster.port),
+        }
+        print(f"PostgreSQL ({cluster.bin.parent.name}) at {cluster.url}", flush=True)
+        return subprocess.run([sys.executable, "-m", "pytest", *(argv or QUEUE_TESTS)], env=env).returncode
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):  # it never started
+            cluster.stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
