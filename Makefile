@@ -8,15 +8,18 @@ STAMP := $(VENV)/.installed
 EDITOR_BUNDLE := webapp/static/editor/editor.bundle.js
 FRONTEND := webapp/frontend
 
-.PHONY: run test setup system-packages browser lint clean
+.PHONY: run test setup system-packages browser postgres lint images base-image clean
 
 # The web server and a grading worker on the embedded SQLite database (migrated and loaded
 # with the catalog first). Ctrl-C stops both.
 run: setup
 	$(PY) -m webapp.serve
 
-test: setup browser lint
+# The whole suite on SQLite, then the grading queue's, submissions' and workers' tests again on
+# a throwaway PostgreSQL server (tests/postgres.py).
+test: setup browser postgres lint
 	$(PY) -m pytest
+	$(PY) -m tests.postgres
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -56,6 +59,28 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --upgrade pip==26.3
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
+
+# Debian's PostgreSQL server, for the tests that run on it (its programs live off PATH).
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+		else \
+			echo "error: install postgresql (sudo apt-get install postgresql)" >&2; exit 1; \
+		fi; \
+	fi
+
+# The compose stack's images (docker-compose.yml), from wheels of the pinned requirements
+# built here, so the image build itself needs no registry. BASE_IMAGE=jaxjudge-base:bookworm
+# after `make base-image` where no image registry is reachable.
+images: setup
+	$(PY) -m pip wheel --quiet --no-deps -r requirements.txt -w deploy/wheels
+	docker-compose build
+
+# A base image from Debian's packages (debootstrap), for machines without an image registry.
+base-image:
+	$(call apt,debootstrap,debootstrap)
+	deploy/base-image.sh jaxjudge-base:bookworm
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3* $(FRONTEND)/node_modules webapp/static/editor

@@ -1,0 +1,185 @@
+"""The production stack for real: ``docker-compose up`` with PostgreSQL and 2 grading workers.
+
+A student signs up on the served site, submits a wrong and then a right solution, and both
+verdicts come back through web → PostgreSQL → a worker's bubblewrap sandbox. It needs a
+Docker engine and docker-compose, and is skipped with the reason where there is none. It
+builds the images first (``make images``'s wheels, the base from ``JAXJUDGE_TEST_BASE_IMAGE``
+or the local Debian base when one was made with ``make base-image``), under a project name of
+its own, and removes the whole stack, volumes included, at the end.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.problem import REPO_ROOT, load_problem, solutions_dir
+from tests.webapp.site import free_port
+
+SLUG = "aot_compiled_sum"
+LOCAL_BASE = "jaxjudge-base:bookworm"
+
+
+def engine_problem() -> str | None:
+    """Why the stack cannot run here, or None when it can."""
+    if shutil.which("docker-compose") is None:
+        return "docker-compose is not installed (apt-get install docker.io docker-compose)"
+    try:
+        subprocess.run(["docker", "info"], check=True, capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return "no Docker engine is reachable (start dockerd)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(engine_problem() is not None, reason=f"compose stack: {engine_problem()}")
+
+
+def base_image() -> str:
+    if chosen := os.environ.get("JAXJUDGE_TEST_BASE_IMAGE"):
+        return chosen
+    local = subprocess.run(["docker", "image", "inspect", LOCAL_BASE], capture_output=True)
+    return LOCAL_BASE if local.returncode == 0 else "python:3.11-slim"
+
+
+class Stack:
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.project = f"jaxjudge-test-{os.getpid()}"
+        self.build_s = 0.0
+        self.env_file = folder / "stack.env"
+        self.env_file.write_text(
+            "\n".join(
+                [
+                    "JAXJUDGE_SECRET_KEY=test-only-" + os.urandom(16).hex(),
+                    "POSTGRES_PASSWORD=" + os.urandom(12).hex(),
+                    f"JAXJUDGE_PORT={self.port}",
+                    f"BASE_IMAGE={base_image()}",
+                    "JAXJUDGE_VERSION=test",
+                    "JAXJUDGE_RATE_LIMIT_PER_MINUTE=100",
+                ]
+            )
+            + "\n"
+        )
+
+    def compose(self, *args: str, timeout: float = 900, check: bool = True) -> subprocess.CompletedProcess[str]:
+        command = ["docker-compose", "-p", self.project, "--env-file", str(self.env_file), *args]
+        return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=check)
+
+    def logs(self) -> str:
+        return self.compose("logs", "--no-color", "--tail", "60", check=False).stdout
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-r", "requirements.txt", "-w", "deploy/wheels"],
+        cwd=REPO_ROOT,
+        check=True,
+    )
+    running = Stack(tmp_path_factory.mktemp("compose"))
+    try:
+        started = time.monotonic()
+        running.compose("build")
+        built = time.monotonic()
+        running.compose("up", "-d", "--scale", "worker=2")
+        running.build_s = built - started
+        yield running
+    finally:
+        print(running.logs())
+        running.compose("down", "-v", "--remove-orphans", timeout=300, check=False)
+
+
+class Browser:
+    """Just enough of a browser: cookies, CSRF tokens, forms and JSON."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def get(self, path: str) -> tuple[int, str]:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.status, response.read().decode()
+
+    def csrf_token(self) -> str:
+        return next(cookie.value for cookie in self.cookies if cookie.name == "csrftoken")
+
+    def post(self, path: str, fields: dict[str, str], *, json_reply: bool = False) -> tuple[int, Any]:
+        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.csrf_token()}).encode()
+        headers = {"Referer": self.base + path, **({"Accept": "application/json"} if json_reply else {})}
+        request = urllib.request.Request(self.base + path, data=data, headers=headers)
+        with self.opener.open(request, timeout=30) as response:
+            body = response.read().decode()
+            return response.status, json.loads(body) if json_reply else body
+
+
+def wait_for_health(stack: Stack, workers: int, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(stack.url + "/healthz", timeout=5) as response:
+                last = json.loads(response.read())
+                if last["workers"].get("default", 0) >= workers:
+                    return dict(last)
+        except (OSError, ValueError) as exc:
+            last = exc
+        time.sleep(1)
+    raise AssertionError(f"the stack was not healthy with {workers} workers in {timeout}s: {last}\n{stack.logs()}")
+
+
+def verdict_of(browser: Browser, code: str) -> tuple[str, float]:
+    started = time.monotonic()
+    status, queued = browser.post(f"/problems/{SLUG}/submit/", {"code": code}, json_reply=True)
+    assert status == 202, queued
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        _, body = browser.get(queued["status_url"])
+        state = json.loads(body)
+        if state["finished"]:
+            return state["verdict"], time.monotonic() - started
+        time.sleep(0.2)
+    raise AssertionError(f"submission {queued['id']} was not graded in time")
+
+
+def test_the_stack_serves_and_grades_a_wrong_and_a_right_solution(stack: Stack) -> None:
+    started = time.monotonic()
+    health = wait_for_health(stack, workers=2, timeout=300)
+    ready_s = time.monotonic() - started
+    assert health["database"] == "ok"
+
+    browser = Browser(stack.url)
+    status, page = browser.get("/accounts/signup/")
+    assert status == 200 and "csrfmiddlewaretoken" in page
+    password = "a-long-password-" + os.urandom(4).hex()
+    status, page = browser.post(
+        "/accounts/signup/", {"username": "grace", "password1": password, "password2": password}
+    )
+    assert status == 200 and "grace" in page, "signed up and signed in"
+    status, problem_page = browser.get(f"/problems/{SLUG}/")
+    assert status == 200 and re.search(r"<textarea[^>]*name=\"code\"", problem_page)
+
+    wrong, wrong_s = verdict_of(browser, (solutions_dir() / SLUG / "wrong_value.py").read_text())
+    right, right_s = verdict_of(browser, load_problem(SLUG).reference_solution.read_text())
+    assert (wrong, right) == ("wrong_answer", "accepted")
+
+    workers = stack.compose("ps", "-q", "worker").stdout.split()
+    assert len(workers) == 2
+    print(
+        f"\ncompose stack: build {stack.build_s:.1f} s, healthy with 2 workers after {ready_s:.1f} s, "
+        f"wrong_answer in {wrong_s:.2f} s, accepted in {right_s:.2f} s"
+    )
