@@ -116,7 +116,7 @@ class Browser:
             return response.status, response.read().decode()
 
     def csrf_token(self) -> str:
-        return next(cookie.value for cookie in self.cookies if cookie.name == "csrftoken")
+        return next(str(cookie.value) for cookie in self.cookies if cookie.name == "csrftoken")
 
     def post(self, path: str, fields: dict[str, str], *, json_reply: bool = False) -> tuple[int, Any]:
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.csrf_token()}).encode()
