@@ -11,12 +11,14 @@ Two batches per worker count:
   the queue itself (claiming, the attempt fence, writing verdicts);
 - ``graded``: ``--graded`` submissions through the sandbox, half right and half wrong.
 
-Prints the median over ``--runs`` batches: submissions per second, and per second per core.
+Prints medians over ``--runs`` batches: how long the enqueue took, how long the drain took
+(from the enqueue on), submissions per second, and per second per core.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shutil
 import statistics
@@ -40,8 +42,9 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def drain(codes: list[str]) -> float:
-    """Enqueue one submission per code in one transaction; seconds until all are finished."""
+def drain(codes: list[str]) -> tuple[float, float]:
+    """Enqueue one submission per code in one transaction; seconds that took, and seconds
+    until all were finished."""
     from django.contrib.auth.models import User
     from django.db import transaction
 
@@ -54,6 +57,7 @@ def drain(codes: list[str]) -> float:
     with transaction.atomic():
         for code in codes:
             Submission.objects.create(user=student, problem=problem, kind="submit", code=code).enqueue()
+    enqueued = time.monotonic() - started
     finished_states = [Submission.Status.GRADED, Submission.Status.FAILED]
     while Submission.objects.exclude(status__in=finished_states).exists():
         time.sleep(0.02)
@@ -61,7 +65,7 @@ def drain(codes: list[str]) -> float:
     verdicts = set(Submission.objects.values_list("verdict", flat=True))
     assert Submission.objects.filter(attempt=1, status=Submission.Status.GRADED).count() == len(codes), verdicts
     Submission.objects.all().delete()
-    return elapsed
+    return enqueued, elapsed
 
 
 def main() -> None:
@@ -84,7 +88,7 @@ def main() -> None:
         from grader.problem import load_problem, solutions_dir
 
         call_command("migrate", verbosity=0)
-        call_command("syncproblems", verbosity=0)
+        call_command("syncproblems", stdout=io.StringIO())
         User.objects.create_user("bench", password="a-long-password-1")
         right = load_problem(SLUG).reference_solution.read_text()
         wrong = (solutions_dir() / SLUG / "wrong_value.py").read_text()
@@ -95,14 +99,21 @@ def main() -> None:
         cores = os.cpu_count() or 1
         print(f"PostgreSQL {cluster.bin.parent.name}, {cores} cores, problem {SLUG}")
         print(f"median of {args.runs} batches each")
-        print(f"{'workers':>7}  {'batch':<7} {'subs':>5} {'seconds':>8} {'subs/s':>8} {'subs/s/core':>11}")
+        print(
+            f"{'workers':>7}  {'batch':<7} {'subs':>5} {'enqueue s':>9} {'drain s':>8} {'subs/s':>8} {'subs/s/core':>11}"
+        )
         for workers in args.workers:
             site = RunningSite(cluster.url, setup=False, graders=workers, extra_env={"JAXJUDGE_MAX_PENDING": "100000"})
             try:
                 for name, codes in batches.items():
-                    seconds = statistics.median(drain(codes) for _ in range(args.runs))
+                    runs = [drain(codes) for _ in range(args.runs)]
+                    enqueue_s = statistics.median(enqueued for enqueued, _ in runs)
+                    seconds = statistics.median(elapsed for _, elapsed in runs)
                     rate = len(codes) / seconds
-                    print(f"{workers:>7}  {name:<7} {len(codes):>5} {seconds:>8.2f} {rate:>8.1f} {rate / cores:>11.2f}")
+                    print(
+                        f"{workers:>7}  {name:<7} {len(codes):>5} {enqueue_s:>9.2f} {seconds:>8.2f} "
+                        f"{rate:>8.1f} {rate / cores:>11.2f}"
+                    )
             finally:
                 site.stop()
     finally:
