@@ -100,7 +100,8 @@ def main() -> None:
         print(f"PostgreSQL {cluster.bin.parent.name}, {cores} cores, problem {SLUG}")
         print(f"median of {args.runs} batches each")
         print(
-            f"{'workers':>7}  {'batch':<7} {'subs':>5} {'enqueue s':>9} {'drain s':>8} {'subs/s':>8} {'subs/s/core':>11}"
+            f"{'workers':>7}  {'batch':<7} {'subs':>5} {'enqueue s':>9} {'drain s':>8} "
+            f"{'subs/s':>8} {'subs/s/core':>11}"
         )
         for workers in args.workers:
             site = RunningSite(cluster.url, setup=False, graders=workers, extra_env={"JAXJUDGE_MAX_PENDING": "100000"})
