@@ -31,6 +31,15 @@ from tests.webapp.site import free_port
 
 SLUG = "aot_compiled_sum"
 LOCAL_BASE = "jaxjudge-base:bookworm"
+SNOOPING = f"""
+import jax.numpy as jnp
+
+REFERENCE = open("/opt/jaxjudge/solutions/{SLUG}/reference.py").read()
+
+
+def {SLUG}(x):
+    return jnp.sum(x)
+"""
 
 
 def engine_problem() -> str | None:
@@ -142,7 +151,8 @@ def wait_for_health(stack: Stack, workers: int, timeout: float) -> dict[str, Any
     raise AssertionError(f"the stack was not healthy with {workers} workers in {timeout}s: {last}\n{stack.logs()}")
 
 
-def verdict_of(browser: Browser, code: str) -> tuple[str, float]:
+def graded(browser: Browser, code: str) -> tuple[dict[str, Any], float]:
+    """Submit ``code``; its final state (as the page polls it) and the seconds to the verdict."""
     started = time.monotonic()
     status, queued = browser.post(f"/problems/{SLUG}/submit/", {"code": code}, json_reply=True)
     assert status == 202, queued
@@ -151,7 +161,7 @@ def verdict_of(browser: Browser, code: str) -> tuple[str, float]:
         _, body = browser.get(queued["status_url"])
         state = json.loads(body)
         if state["finished"]:
-            return state["verdict"], time.monotonic() - started
+            return state, time.monotonic() - started
         time.sleep(0.2)
     raise AssertionError(f"submission {queued['id']} was not graded in time")
 
@@ -173,9 +183,15 @@ def test_the_stack_serves_and_grades_a_wrong_and_a_right_solution(stack: Stack) 
     status, problem_page = browser.get(f"/problems/{SLUG}/")
     assert status == 200 and re.search(r"<textarea[^>]*name=\"code\"", problem_page)
 
-    wrong, wrong_s = verdict_of(browser, (solutions_dir() / SLUG / "wrong_value.py").read_text())
-    right, right_s = verdict_of(browser, load_problem(SLUG).reference_solution.read_text())
-    assert (wrong, right) == ("wrong_answer", "accepted")
+    wrong, wrong_s = graded(browser, (solutions_dir() / SLUG / "wrong_value.py").read_text())
+    right, right_s = graded(browser, load_problem(SLUG).reference_solution.read_text())
+    assert (wrong["verdict"], right["verdict"]) == ("wrong_answer", "accepted")
+
+    # The sandbox in the worker's container sees no more than on a host: not the solutions
+    # that lie in the same image.
+    snooping, _ = graded(browser, SNOOPING)
+    assert snooping["verdict"] == "runtime_error"
+    assert "FileNotFoundError" in json.dumps(snooping), snooping
 
     workers = stack.compose("ps", "-q", "worker").stdout.split()
     assert len(workers) == 2

@@ -48,8 +48,15 @@ def test_the_gpu_image_adds_the_cuda_plugin_of_the_same_jax():
 
 
 def test_images_install_from_pin_files_only():
-    for dockerfile in sorted((ROOT / "sandbox").glob("Dockerfile.*")):
-        installs = [line for line in dockerfile.read_text().splitlines() if "pip install" in line]
+    dockerfiles = [ROOT / "Dockerfile", *sorted(ROOT.glob("sandbox/Dockerfile.*")), ROOT / "deploy" / "Dockerfile.gpu"]
+    for dockerfile in dockerfiles:
+        installs = [line for line in dockerfile.read_text().splitlines() if re.search(r"pip (install|wheel)", line)]
         assert installs, f"{dockerfile.name} installs nothing"
         for line in installs:
             assert "==" not in line and "--no-deps" in line and "-r " in line, f"{dockerfile.name}: {line.strip()}"
+
+
+def test_the_app_image_installs_only_the_wheels_it_was_given():
+    # Built from the pins (here or in the build), then installed with no index: nothing else gets in.
+    install = [line for line in (ROOT / "Dockerfile").read_text().splitlines() if "pip install" in line]
+    assert install and all("--no-index" in line and "requirements.txt" in line for line in install)

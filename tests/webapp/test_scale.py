@@ -10,9 +10,13 @@ wrong solutions among them go through the sandbox as any submission does.
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -74,6 +78,14 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
+def health(site: RunningSite) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(site.url + "/healthz", timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
 def unfinished() -> int:
     return Submission.objects.exclude(status__in=[Submission.Status.GRADED, Submission.Status.FAILED]).count()
 
@@ -97,6 +109,7 @@ def test_200_submissions_drained_by_4_workers_are_each_graded_exactly_once(catal
     submissions = enqueue_all(student, expected)
     site = RunningSite(this_tests_database(), setup=False, graders=4)
     try:
+        assert health(site) == (200, {"status": "ok", "database": "ok", "workers": {"default": 4}})
         wait_until(lambda: unfinished() == 0, 300, "200 submissions to be graded")
     finally:
         site.stop()
@@ -120,7 +133,9 @@ def test_a_database_restart_mid_batch_loses_nothing(catalog: None, student: User
         assert unfinished() > 0, "the batch ended before the restart"
 
         connection.close()
-        cluster.restart()  # every connection is cut; the server is away for a moment
+        cluster.stop()  # every connection is cut
+        assert health(site) == (503, {"status": "unavailable", "database": "unreachable"})
+        cluster.start()
         restarted_with = unfinished()
 
         wait_until(lambda: unfinished() == 0, 300, "the rest of the batch to be graded")

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from webapp.submissions.gradebook import write_gradebook_csv
-from webapp.submissions.models import Draft, GradebookStudent, Progress, Submission, gradebook
+from webapp.submissions.models import Draft, GradebookStudent, Progress, Submission, Worker, gradebook
 
 
 @admin.register(Submission)
@@ -75,3 +75,12 @@ class GradebookAdmin(admin.ModelAdmin[GradebookStudent]):
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/submissions/gradebook.html", context)
+
+
+@admin.register(Worker)
+class WorkerAdmin(admin.ModelAdmin[Worker]):
+    """The grading workers seen lately: alive while their heartbeat is fresh."""
+
+    list_display = ("name", "queue", "started_at", "beat_at")
+    list_filter = ("queue",)
+    readonly_fields = ("name", "queue", "started_at", "beat_at")

@@ -69,9 +69,9 @@ class Command(BaseCommand):
             excluded_queue_names=[],
         )
         worker.configure_signals()
-        self.stdout.write(f"worker {worker_id} ready on queue {queue!r} ({device} sandboxes)")
         Worker.forget_dead()
-        Worker.beat(worker_id, queue)
+        Worker.beat(worker_id, queue)  # alive from now on (/healthz counts it)
+        self.stdout.write(f"worker {worker_id} ready on queue {queue!r} ({device} sandboxes)")
         try:
             with liveness.beating(lambda: Worker.beat(worker_id, queue), f"worker {worker_id}"):
                 self.run_through_database_outages(worker)
