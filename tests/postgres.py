@@ -26,6 +26,7 @@ QUEUE_TESTS = [
     "tests/webapp/test_regrade.py",
     "tests/webapp/test_worker.py",
     "tests/webapp/test_scale.py",
+    "tests/webapp/test_health.py",
 ]
 DATA_ENV = "JAXJUDGE_TEST_PGDATA"
 

@@ -69,6 +69,7 @@ class Stack:
         self.url = f"http://127.0.0.1:{self.port}"
         self.project = f"jaxjudge-test-{os.getpid()}"
         self.build_s = 0.0
+        self.up_s = 0.0
         self.env_file = folder / "stack.env"
         self.env_file.write_text(
             "\n".join(
@@ -106,6 +107,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         built = time.monotonic()
         running.compose("up", "-d", "--scale", "worker=2")
         running.build_s = built - started
+        running.up_s = time.monotonic() - built
         yield running
     finally:
         print(running.logs())
@@ -196,6 +198,7 @@ def test_the_stack_serves_and_grades_a_wrong_and_a_right_solution(stack: Stack) 
     workers = stack.compose("ps", "-q", "worker").stdout.split()
     assert len(workers) == 2
     print(
-        f"\ncompose stack: build {stack.build_s:.1f} s, healthy with 2 workers after {ready_s:.1f} s, "
+        f"\ncompose stack: build {stack.build_s:.1f} s, up (database, setup, web, 2 workers) {stack.up_s:.1f} s, "
+        f"healthy with 2 workers {ready_s:.1f} s later, "
         f"wrong_answer in {wrong_s:.2f} s, accepted in {right_s:.2f} s"
     )
