@@ -3,7 +3,7 @@
 It brings the database up to date (migrations, the catalog from problems/), then runs the
 web server (gunicorn, static files by whitenoise) and grading workers side by side, and
 restarts any of them that dies: a worker killed in the middle of a grading is replaced, and
-the submission it held is graded again (see ``webapp.submissions.queue``).
+the submission it held is graded again (see ``webapp.submissions.models``).
 """
 
 from __future__ import annotations
