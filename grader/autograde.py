@@ -224,10 +224,10 @@ def results_markdown(report: Report) -> str:
         for test in report.tests:
             kind = "hidden" if test.hidden else "visible"
             lines.append(f"| `{test.name}` | {kind} | {test.outcome} | {test.points:g} / {test.max_points:g} |")
-        failed = [test for test in report.tests if test.outcome != "passed" and test.message]
+        failed = [test for test in report.tests if test.outcome != "passed" and test.feedback]
         for test in failed:
             kind = "hidden" if test.hidden else "visible"
-            lines += ["", f"**`{test.name}`** ({kind} test)", "", _fenced(test.message)]
+            lines += ["", f"**`{test.name}`** ({kind} test)", "", _fenced(test.feedback)]
         if any(test.hidden for test in report.tests):
             lines += ["", "Hidden tests are named and explained here; their code is not shown."]
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Generator
 
 import pytest
 
+from grader.feedback import failing_input, property_sentence
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
@@ -57,6 +58,7 @@ class GradingPlugin:
         self._reference = reference
         self._example_seed = example_seed
         self._hidden_started = False
+        self._calls_before_test = 0
         self.results: list[TestResult] = []
         self.collection_errors: list[str] = []
 
@@ -75,6 +77,7 @@ class GradingPlugin:
                 function._hypothesis_internal_use_seed = self._example_seed(f"{item.path.name}::{item.name}")  # type: ignore[union-attr]
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self._calls_before_test = self._submission.entry_point_calls
         # Before a hidden test can send the submission anything, its output stops being shown.
         if item.path.name == HIDDEN_TESTS_FILE and not self._hidden_started:
             self._hidden_started = True
@@ -111,18 +114,31 @@ class GradingPlugin:
             result.verdict = Verdict.INTERNAL_ERROR
         elif not report.passed:
             exc = call.excinfo.value if call.excinfo is not None else None
-            result.verdict, result.message = explain_failure(exc, during_setup=report.when == "setup")
+            result.verdict, result.message = explain_failure(
+                exc, during_setup=report.when == "setup", hidden=result.hidden
+            )
+            result.tested_property = property_sentence(getattr(item, "obj", None), item.name)
+            called = self._submission.last_arguments
+            if called is not None and self._submission.entry_point_calls > self._calls_before_test:
+                result.failing_input = failing_input(*called, reference=self._reference)
         self.results.append(result)
 
 
-def explain_failure(exc: BaseException | None, *, during_setup: bool = False) -> tuple[Verdict, str]:
-    """The verdict a failing test implies, and a message for the student."""
+def explain_failure(
+    exc: BaseException | None, *, during_setup: bool = False, hidden: bool = False
+) -> tuple[Verdict, str]:
+    """The verdict a failing test implies, and a message for the student.
+
+    The message is in the student's terms: the assertion's own words, or what their code
+    raised and where. Nothing of pytest's or hypothesis's (the failing input is told apart,
+    see ``grader.feedback``), and for a hidden test nothing of the test's code.
+    """
     if exc is None:
         return Verdict.INTERNAL_ERROR, "the test failed without an exception"
-    notes = "\n".join(
-        str(note) for note in getattr(exc, "__notes__", ()) if "Falsifying" in str(note) or "=" in str(note)
-    )
     cause = _find(exc, (TamperingDetected, SubmissionUnavailable, RaisedBySubmission))
+    if cause is None and isinstance(exc, BaseExceptionGroup):
+        # Hypothesis found several distinct failures: the first one speaks for them.
+        exc = _first_leaf(exc)
     if isinstance(cause, TamperingDetected):
         verdict, message = Verdict.INTEGRITY_VIOLATION, str(cause)
     elif isinstance(cause, SubmissionUnavailable):
@@ -136,14 +152,29 @@ def explain_failure(exc: BaseException | None, *, during_setup: bool = False) ->
     elif during_setup:
         return Verdict.INTERNAL_ERROR, f"the test could not be set up: {type(exc).__name__}: {exc}"
     elif isinstance(exc, AssertionError):
-        # A test author's message comes first; pytest's rewritten "assert a == b" follows it.
-        authored, _, _ = str(exc).partition("\nassert ")
-        verdict, message = Verdict.WRONG_ANSWER, authored.strip() or str(exc).strip() or "an assertion failed"
+        verdict, message = Verdict.WRONG_ANSWER, _assertion_message(str(exc), hidden=hidden)
     else:
         verdict, message = Verdict.WRONG_ANSWER, f"{type(exc).__name__}: {exc}"
-    if notes:
-        message = f"{message}\n{notes}"
     return verdict, message[:MAX_MESSAGE_CHARS]
+
+
+def _assertion_message(text: str, *, hidden: bool) -> str:
+    """A test author's message; pytest's rewritten ``assert a == b`` only where the test is visible."""
+    if text.startswith("assert "):
+        authored, rewritten = "", text
+    else:
+        authored, _, rewritten = text.partition("\nassert ")
+        rewritten = f"assert {rewritten}" if rewritten else ""
+    if authored.strip():
+        return authored.strip()
+    if rewritten and not hidden:
+        return f"this check failed: {rewritten.splitlines()[0]}"
+    return "your result does not have this property"
+
+
+def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def verdict_for_sandbox_error(error: SandboxError) -> Verdict:

@@ -368,6 +368,10 @@ class SubmissionProxy:
         self.tampering: list[str] = []
         self.devices = 0  # JAX devices the sandbox has (as it says)
         self.notebook_run: NotebookRun | None = None  # how the cells ran, for a notebook
+        # The last call of an entry point as the harness made it (trusted values: the harness
+        # made them), and how many such calls there were: feedback shows the failing input.
+        self.last_arguments: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
+        self.entry_point_calls = 0
 
     @classmethod
     def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
@@ -469,6 +473,8 @@ class SubmissionProxy:
         return handle
 
     def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        self.last_arguments = (name, args, dict(kwargs))
+        self.entry_point_calls += 1
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
 
     def _request(self, op: str, label: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any) -> Any:

@@ -9,7 +9,8 @@ from typing import Any
 
 from grader.verdicts import Verdict
 
-REPORT_SCHEMA = 1
+# 2: a failed test's ``property`` and ``failing_input`` (grader.feedback).
+REPORT_SCHEMA = 2
 
 
 @dataclass
@@ -26,6 +27,20 @@ class TestResult:
     hidden: bool
     duration_s: float
     verdict: Verdict = Verdict.ACCEPTED
+    # For a failed test: the property it checks, in a sentence, and the call it failed on,
+    # as JAX code (see grader.feedback).
+    tested_property: str = ""
+    failing_input: str = ""
+
+    @property
+    def feedback(self) -> str:
+        """The whole story of a failure as text: the property, the input, what went wrong."""
+        parts = [self.tested_property] if self.tested_property else []
+        if self.failing_input:
+            parts.append("Failing input:\n" + "\n".join("  " + line for line in self.failing_input.splitlines()))
+        if self.message:
+            parts.append(self.message)
+        return "\n".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -35,6 +50,8 @@ class TestResult:
             "message": self.message,
             "hidden": self.hidden,
             "duration_s": round(self.duration_s, 4),
+            "property": self.tested_property,
+            "failing_input": self.failing_input,
         }
 
 
@@ -106,7 +123,7 @@ class Report:
                 tag = "failure" if test.outcome == "failed" else "error"
                 ET.SubElement(
                     case, tag, message=test.message.splitlines()[0] if test.message else test.outcome
-                ).text = test.message
+                ).text = test.feedback
         if self.message and not self.tests:
             case = ET.SubElement(suite, "testcase", classname=classname, name="load")
             ET.SubElement(case, "error", message=str(self.verdict)).text = self.message
@@ -123,7 +140,7 @@ class Report:
                     "score": test.points,
                     "max_score": test.max_points,
                     "status": "passed" if test.outcome == "passed" else "failed",
-                    "output": test.message,
+                    "output": test.feedback,
                     "visibility": "after_published" if test.hidden else "visible",
                 }
                 for test in self.tests
@@ -139,6 +156,6 @@ class Report:
             mark = "PASS" if test.outcome == "passed" else "FAIL"
             kind = "hidden" if test.hidden else "visible"
             lines.append(f"  [{mark}] {test.name} ({kind}, {test.points:g}/{test.max_points:g})")
-            if test.outcome != "passed" and test.message:
-                lines.extend(f"         {line}" for line in test.message.splitlines()[:12])
+            if test.outcome != "passed" and test.feedback:
+                lines.extend(f"         {line}" for line in test.feedback.splitlines()[:16])
         return "\n".join(lines)

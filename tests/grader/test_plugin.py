@@ -52,7 +52,19 @@ def test_a_failure_while_setting_up_is_the_problems_fault():
     assert explain_failure(KeyError("x"), during_setup=True)[0] == Verdict.INTERNAL_ERROR
 
 
-def test_the_shrunk_example_is_part_of_the_message():
+def test_hypothesis_notes_never_reach_the_student():
     error = AssertionError("wrong")
-    error.add_note("Falsifying example: test_x(\n    x=Array([0.], dtype=float32),\n)")
-    assert "x=Array([0.], dtype=float32)" in explain_failure(error)[1]
+    error.add_note("Falsifying example: test_x(\n    submission=submission,\n    x=Array([0.], dtype=float32),\n)")
+    assert explain_failure(error)[1] == "wrong"
+
+
+def test_of_several_distinct_failures_the_first_speaks():
+    group = ExceptionGroup("Hypothesis found 2 distinct failures.", [AssertionError("first"), ValueError("second")])
+    assert explain_failure(group) == (Verdict.WRONG_ANSWER, "first")
+
+
+def test_a_bare_assert_shows_its_code_only_where_the_test_is_visible():
+    rewritten = AssertionError("assert 3 == 4\n +  where 3 = len([1, 2, 3])")
+    assert explain_failure(rewritten)[1] == "this check failed: assert 3 == 4"
+    hidden = explain_failure(rewritten, hidden=True)[1]
+    assert "assert" not in hidden and "3" not in hidden

@@ -20,7 +20,7 @@ def sample() -> Report:
 
 def test_json_has_the_documented_schema():
     data = json.loads(sample().to_json())
-    assert data["schema"] == 1
+    assert data["schema"] == 2
     assert set(data) >= {"problem", "verdict", "score", "max_score", "tests", "duration_s", "sandbox"}
     assert data["tests"][1] == {
         "name": "test_bad",
@@ -29,6 +29,8 @@ def test_json_has_the_documented_schema():
         "message": "your result is 2",
         "hidden": True,
         "duration_s": 0.2,
+        "property": "",
+        "failing_input": "",
     }
 
 
