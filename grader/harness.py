@@ -23,6 +23,8 @@ import jax
 import nbformat
 import pytest
 
+from grader.insight import INSIGHT_SCHEMA
+from grader.insight import collect as collect_insight
 from grader.plugin import HIDDEN_TESTS_FILE, MAX_MESSAGE_CHARS, GradingPlugin, explain_failure
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
@@ -60,12 +62,14 @@ def grade_submission(
     backend: Backend | None = None,
     limits: SandboxLimits | None = None,
     session: SandboxSession | None = None,
+    insight: bool = True,
 ) -> Report:
     """Grade ``source`` against the problem's visible tests and, unless told not to, hidden ones.
 
     ``session`` is a sandbox already started for this submission, from a pool say (it gets
     the problem's limits and is closed afterwards); without one, a new sandbox is started
-    with ``backend`` and ``limits``.
+    with ``backend`` and ``limits``. ``insight``: also say what JAX did with the code
+    (``grader.insight``; it costs one more request to the sandbox).
     """
     started = time.perf_counter()
     enable_compilation_cache()
@@ -88,7 +92,7 @@ def grade_submission(
         )
         session.use_problem_limits(limits)
         with session:
-            _grade_in_session(problem, source, session, include_hidden, report)
+            _grade_in_session(problem, source, session, include_hidden, report, insight)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
         report.hidden_output = session.hidden_output
         report.sandbox = {**session.info, **report.sandbox}
@@ -97,7 +101,12 @@ def grade_submission(
 
 
 def _grade_in_session(
-    problem: Problem, source: SubmissionSource, session: SandboxSession, include_hidden: bool, report: Report
+    problem: Problem,
+    source: SubmissionSource,
+    session: SandboxSession,
+    include_hidden: bool,
+    report: Report,
+    insight: bool = True,
 ) -> None:
     reference = load_reference(problem)
     try:
@@ -132,6 +141,13 @@ def _grade_in_session(
         return
     report.tests = plugin.results
     _score(problem, report)
+    if insight and not proxy.tampering:
+        try:
+            solved = include_hidden and report.verdict == Verdict.ACCEPTED
+            report.insight = collect_insight(proxy, reference, with_reference=solved)
+        except (SubmissionUnavailable, TamperingDetected) as exc:
+            # Only the insight is lost (tampering is judged just below): the tests are done.
+            report.insight = {"schema": INSIGHT_SCHEMA, "failed": str(exc)[:500]}
     if proxy.tampering:
         # Whatever the tests saw, nothing observed in that sandbox can be believed.
         report.verdict, report.score = Verdict.INTEGRITY_VIOLATION, 0.0

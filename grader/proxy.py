@@ -218,11 +218,13 @@ class JaxEvents:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One request to the sandbox: what was called, on which arrays, and what JAX did meanwhile."""
+    """One request to the sandbox: what was called, on which arrays (and plain numbers), and
+    what JAX did meanwhile."""
 
     name: str
     events: JaxEvents
     inputs: Signature = ()
+    scalars: tuple[str, ...] = ()
 
 
 class PortableFunction:
@@ -372,6 +374,10 @@ class SubmissionProxy:
         # made them), and how many such calls there were: feedback shows the failing input.
         self.last_arguments: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self.entry_point_calls = 0
+        # The first call of an entry point by a visible test (its input is shown in the
+        # insight panel: a hidden test's would tell its shapes), and where hidden tests began.
+        self.first_visible_call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
+        self.hidden_from: int | None = None
 
     @classmethod
     def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
@@ -414,6 +420,7 @@ class SubmissionProxy:
 
     def start_hidden_output(self) -> None:
         """What the submission prints from now on is kept from the student (hidden tests run)."""
+        self.hidden_from = len(self.calls)
         self._session.start_hidden_output()
 
     @property
@@ -472,9 +479,16 @@ class SubmissionProxy:
             raise _submission_exception_class(RuntimeError)("deserialize gave no Exported")
         return handle
 
+    def insight(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """What JAX makes of entry point ``name`` for these arguments, made in the sandbox:
+        plain data that ``grader.insight`` checks before anyone reads it."""
+        return self._request(protocol.INSIGHT, f"insight({name})", target=name, args=args, kwargs=kwargs)
+
     def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
         self.last_arguments = (name, args, dict(kwargs))
         self.entry_point_calls += 1
+        if self.first_visible_call is None and self.hidden_from is None:
+            self.first_visible_call = self.last_arguments
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
 
     def _request(self, op: str, label: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any) -> Any:
@@ -483,6 +497,7 @@ class SubmissionProxy:
         if self._failure is not None:
             raise SubmissionUnavailable(self._failure)
         inputs = signature_of((fields.get("args"), fields.get("kwargs")))
+        scalars = _plain_numbers((fields.get("args"), fields.get("kwargs")))
         for key in ("args", "kwargs"):
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
@@ -497,7 +512,7 @@ class SubmissionProxy:
         if integrity:
             self.tampering = [problem[:300] for problem in integrity[:8]]
             raise TamperingDetected(self.tampering)
-        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events")), inputs))
+        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events")), inputs, scalars))
         if reply_op == protocol.ERROR:
             raise submission_exception(
                 _text(reply.get("type"), "Exception"),
@@ -557,6 +572,13 @@ class SubmissionProxy:
         if isinstance(value, dict):
             return {key: self._from_wire(item) for key, item in value.items()}
         return value
+
+
+def _plain_numbers(tree: Any) -> tuple[str, ...]:
+    """The Python numbers among a call's arguments (the harness's own), as text: JAX treats
+    them as constants, and a new value may mean a new compile."""
+    leaves = jax.tree_util.tree_leaves(tree)
+    return tuple(repr(leaf)[:40] for leaf in leaves if type(leaf) in (bool, int, float))[:16]
 
 
 def _is_dimension(value: Any) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from grader.verdicts import Verdict
 
-# 2: a failed test's ``property`` and ``failing_input`` (grader.feedback).
+# 2: a failed test's ``property`` and ``failing_input`` (grader.feedback), and ``insight``.
 REPORT_SCHEMA = 2
 
 
@@ -69,6 +69,8 @@ class Report:
     output: str = ""  # printed while loading and during visible tests: the student sees it
     hidden_output: str = ""  # printed while hidden tests ran: for staff only
     sandbox: dict[str, Any] = field(default_factory=dict)
+    # What JAX did with the submission (grader.insight); empty when not asked for.
+    insight: dict[str, Any] = field(default_factory=dict)
     # A notebook submission as it ran, with its cells' outputs (cleaned): the feedback
     # notebook is made from it. Not part of the JSON report.
     notebook: Any = field(default=None, repr=False, compare=False)
@@ -90,6 +92,7 @@ class Report:
             "output": self.output,
             "hidden_output": self.hidden_output,
             "sandbox": dict(self.sandbox),
+            "insight": dict(self.insight),
         }
 
     def to_json(self) -> str:

@@ -116,7 +116,7 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
         with pool.sandbox() as session:
             if record:
                 session.sent = sent
-            return grade_submission(problem, source, session=session)
+            return grade_submission(problem, source, session=session, insight=False)
 
     checks = []
     reference = grade(read_submission(problem.reference_solution))

@@ -108,6 +108,11 @@ TRANSFORM, DESERIALIZE = "transform", "deserialize"
 # the harness, which runs the notebook's cells on it with nbclient, shuts it down; then the
 # names the cells defined are the submission, as ``load`` makes them for a ``.py`` file.
 NOTEBOOK = "notebook"
+# ``insight``: what JAX makes of an entry point for one input, as plain data (the jaxpr's and
+# the StableHLO's text, the executable's cost analysis), for the student to read; see
+# ``runtime.Runtime.insight``.
+INSIGHT = "insight"
+MAX_INSIGHT_TEXT = 20_000
 # The environment variable that tells the runtime of such a sandbox where its kernel's
 # connection file is and its sockets go (the one directory it shares with the host).
 KERNEL_DIRECTORY_VARIABLE = "JAXJUDGE_KERNEL_DIRECTORY"
@@ -119,7 +124,7 @@ MAX_CONTROL_LINE_BYTES = 4096
 # Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
 READY, OK, ERROR = "ready", "ok", "error"
 OPERATIONS = {
-    HARNESS: frozenset({LOAD, NOTEBOOK, CALL, GETATTR, TRANSFORM, DESERIALIZE, EXIT}),
+    HARNESS: frozenset({LOAD, NOTEBOOK, CALL, GETATTR, TRANSFORM, DESERIALIZE, INSIGHT, EXIT}),
     SANDBOX: frozenset({READY, OK, ERROR}),
 }
 

@@ -492,6 +492,61 @@ class Runtime:
         value, events = self._measured(lambda: self.deserialize_exported(bytearray(data)))
         return {"value": self.to_wire(value), "events": events}
 
+    def insight(self, target: Any, args: Any, kwargs: Any) -> dict[str, Any]:
+        """What JAX makes of an entry point for one input: its jaxpr, the StableHLO of its
+        lowering and the cost analysis of its executable, as text and numbers.
+
+        An entry point that cannot be traced (it lowers and compiles for itself, as an
+        ahead-of-time solution does) is told by the newest lowering and executable its own
+        code made instead (``source`` says which). Texts are capped; failures are reported,
+        never raised: this is for the student to read, not a test.
+        """
+        function = self._target(target)
+        self.inputs = []
+        call_args, call_kwargs = self.from_wire(args), self.from_wire(kwargs)
+        cap = protocol.MAX_INSIGHT_TEXT
+
+        def describe() -> dict[str, Any]:
+            found: dict[str, Any] = {"source": "entry_point"}
+            lowered: Any = None
+            compiled: Any = None
+            # Python numbers are constants to JAX (a power ``n``, say): traced as static.
+            static = tuple(i for i, arg in enumerate(call_args) if type(arg) in (bool, int, float))
+            constants = {k: v for k, v in call_kwargs.items() if type(v) in (bool, int, float)}
+            arrays = {k: v for k, v in call_kwargs.items() if k not in constants}
+            bound = functools.partial(function, **constants) if constants else function
+            try:
+                make_jaxpr = self.transforms["make_jaxpr"](bound, static_argnums=static)
+                found["jaxpr"] = str(make_jaxpr(*call_args, **arrays))[:cap]
+                lowered = self.transforms["jit"](bound, static_argnums=static).lower(*call_args, **arrays)
+            except Exception as exc:
+                found["source"] = "own_executable"
+                found["not_traceable"] = f"{type(exc).__name__}: {exc}"[:1000]
+                # Called once more on this input, to see what its own code lowers and compiles
+                # for it (not for another test's input, which the student may not see).
+                since = len(self.log)
+                function(*call_args, **call_kwargs)
+                lowered = self._newest(self.stages.Lowered, since)
+                compiled = self._newest(self.stages.Compiled, since)
+            try:
+                if lowered is not None:
+                    found["stablehlo"] = str(lowered.as_text())[:cap]
+                    if compiled is None:
+                        compiled = lowered.compile()
+                if compiled is not None:
+                    found["cost"] = _cost_numbers(compiled.cost_analysis())
+            except Exception as exc:
+                found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
+            return found
+
+        value, events = self._measured(describe)
+        return {"value": self.to_wire(value), "events": events}
+
+    def _newest(self, kind: type, since: int) -> Any:
+        """The most recent object of exactly this JAX class made from record ``since`` on, or None."""
+        made = [(number, value) for value, number in self.tracked.values() if type(value) is kind and number >= since]
+        return max(made, key=lambda entry: entry[0])[1] if made else None
+
     def get_attribute(self, target: Any, name: Any) -> dict[str, Any]:
         if type(name) is not str or name not in protocol.HANDLE_ATTRIBUTES:
             raise AttributeError(f"reading {name!r} of a sandboxed object is not allowed")
@@ -510,6 +565,7 @@ class Runtime:
             protocol.GETATTR: self.get_attribute,
             protocol.TRANSFORM: self.transform,
             protocol.DESERIALIZE: self.deserialize,
+            protocol.INSIGHT: self.insight,
         }
         while True:
             request = receive()
@@ -615,6 +671,17 @@ def _standard_streams() -> tuple[Any, ...]:
 
 def _set_standard_streams(streams: tuple[Any, ...]) -> None:
     sys.stdout, sys.stderr, sys.displayhook, sys.excepthook = streams
+
+
+COST_KEYS = ("flops", "transcendentals", "bytes accessed")
+
+
+def _cost_numbers(analysis: Any) -> dict[str, float]:
+    """The few numbers of XLA's cost analysis a student can read (one dict, or one per device)."""
+    first = analysis[0] if isinstance(analysis, (list, tuple)) and analysis else analysis
+    if not isinstance(first, dict):
+        return {}
+    return {key: float(first[key]) for key in COST_KEYS if isinstance(first.get(key), (int, float))}
 
 
 def _static_option(value: Any) -> Any:

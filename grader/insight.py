@@ -1,0 +1,228 @@
+"""The JAX insight of a grading: what JAX did with the student's code, measured in the sandbox.
+
+- ``calls``: per call of the visible tests, the traces, lowerings and XLA compiles it caused,
+  with the seconds spent compiling (XLA), staging (tracing and lowering) and the rest
+  (running); hidden tests only as totals (their inputs are not the student's to see).
+- ``artifacts``: for the first input a visible test gave the entry point, its jaxpr, the
+  StableHLO of its lowering and the compiled executable's cost analysis (FLOPs, bytes), made
+  in the sandbox; for an entry point that compiles for itself, its own newest executable.
+- ``reference``: the same artifacts for the reference solution, made here in the harness
+  (trusted code), only once the submission is accepted.
+- ``warnings``: what JAX users get wrong, said plainly, from the counts of all calls; ``notes``:
+  what may be meant but is worth knowing (a compile per value of a Python number).
+
+Everything from the sandbox is checked, capped and made printable here, once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import types
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import jax
+
+from grader.proxy import (
+    CallRecord,
+    JaxEvents,
+    RaisedBySubmission,
+    SubmissionProxy,
+    describe_signature,
+    signature_of,
+)
+from sandbox import protocol
+
+INSIGHT_SCHEMA = 1
+MAX_LISTED_CALLS = 40
+MAX_TEXT = protocol.MAX_INSIGHT_TEXT
+SOURCES = ("entry_point", "own_executable")
+COST_KEYS = ("flops", "transcendentals", "bytes accessed")
+# A call that traces again this many times is worth a word; a compile per value of a Python
+# number is often meant (a static argument), so only many of them are.
+REPEATS_WORTH_A_WARNING = 3
+VALUES_WORTH_A_WARNING = 5
+
+
+def collect(proxy: SubmissionProxy, reference: types.ModuleType | None, *, with_reference: bool) -> dict[str, Any]:
+    """The insight of a finished grading (after its tests: what it asks of the sandbox is
+    not part of any test)."""
+    calls = list(proxy.calls)
+    hidden_from = proxy.hidden_from if proxy.hidden_from is not None else len(calls)
+    insight: dict[str, Any] = {
+        "schema": INSIGHT_SCHEMA,
+        "load": _timing(proxy.load_events),
+        "calls": [_call_row(call) for call in calls[:hidden_from][:MAX_LISTED_CALLS]],
+        "visible_totals": _totals(calls[:hidden_from]),
+        "hidden_totals": _totals(calls[hidden_from:]),
+        "warnings": warnings_for(calls),
+        "notes": notes_for(calls),
+    }
+    if proxy.first_visible_call is not None:
+        name, args, kwargs = proxy.first_visible_call
+        insight["input"] = f"{name}({describe_signature(signature_of((args, kwargs)))})"
+        try:
+            insight["artifacts"] = artifacts_from_wire(proxy.insight(name, args, kwargs))
+        except RaisedBySubmission as exc:
+            insight["artifacts"] = {"failed": protocol.printable(f"{exc.remote_type}: {exc}"[:1000])}
+        if with_reference and reference is not None and hasattr(reference, name):
+            insight["reference"] = reference_artifacts(getattr(reference, name), args, kwargs)
+    return insight
+
+
+def _timing(events: JaxEvents) -> dict[str, Any]:
+    run = max(0.0, events.seconds - events.compile_seconds - events.staging_seconds)
+    return {
+        "traces": events.trace_events,
+        "lowerings": events.lowering_events,
+        "compiles": events.backend_compile_events,
+        "compile_s": round(events.compile_seconds, 4),
+        "staging_s": round(events.staging_seconds, 4),
+        "run_s": round(run, 4),
+        "total_s": round(events.seconds, 4),
+    }
+
+
+def _call_row(call: CallRecord) -> dict[str, Any]:
+    return {"call": call.name, "inputs": describe_signature(call.inputs), **_timing(call.events)}
+
+
+def _totals(calls: list[CallRecord]) -> dict[str, Any]:
+    return {"calls": len(calls), **_timing(sum((call.events for call in calls), JaxEvents()))}
+
+
+def warnings_for(calls: list[CallRecord]) -> list[str]:
+    """Plain words for the patterns that cost JAX users most, from what the calls caused."""
+    found: list[str] = []
+    for name, made in _entry_point_calls(calls).items():
+        # jax.jit applied anew in every call: each jitted function starts with an empty cache.
+        # (Not for code that lowers explicitly: compiling ahead of time per call is its point.)
+        jitting = [call for call in made if call.events.jit and call.events.trace_events and not call.events.lower]
+        if len(jitting) >= REPEATS_WORTH_A_WARNING and len(jitting) == len(made):
+            found.append(
+                f"{name} called jax.jit in each of its {len(made)} calls and was traced every time: "
+                "create the jitted function once, outside the function (or the loop) that calls it."
+            )
+            continue
+        # Traced again for the very inputs (shapes, dtypes and Python numbers) it had seen.
+        seen: set[tuple[Any, ...]] = set()
+        retraced: list[CallRecord] = []
+        for call in made:
+            key = (call.inputs, call.scalars)
+            if call.events.trace_events and not call.events.lower and key in seen:
+                retraced.append(call)
+            seen.add(key)
+        if len(retraced) >= REPEATS_WORTH_A_WARNING:
+            found.append(
+                f"{name} was traced again {len(retraced)} times for inputs it had already seen "
+                f"({describe_signature(retraced[0].inputs)}): JAX's cache missed. Is a jax.jit "
+                "made inside your function, or does a Python value it depends on change?"
+            )
+    return found
+
+
+def notes_for(calls: list[CallRecord]) -> list[str]:
+    """What is worth knowing but may well be meant: a compile per value of a Python number."""
+    found: list[str] = []
+    for name, made in _entry_point_calls(calls).items():
+        values = {call.scalars for call in made if call.scalars and call.events.backend_compile_events}
+        if len(values) >= VALUES_WORTH_A_WARNING:
+            found.append(
+                f"{name} was compiled for each new value of its Python number arguments "
+                f"({len(values)} values): JAX specializes the program to them (a static argument). "
+                "Right when they seldom change; for a value that changes often, pass an array and "
+                "loop with jax.lax.fori_loop."
+            )
+    return found
+
+
+def _entry_point_calls(calls: list[CallRecord]) -> dict[str, list[CallRecord]]:
+    by_function: dict[str, list[CallRecord]] = defaultdict(list)
+    for call in calls:
+        if call.name.isidentifier():  # entry points; not handles, transforms or the insight
+            by_function[call.name].append(call)
+    return by_function
+
+
+def artifacts_from_wire(raw: Any) -> dict[str, Any]:
+    """The sandbox's artifacts, checked: known keys only, texts capped and printable, costs finite."""
+    if not isinstance(raw, dict):
+        return {"failed": "the sandbox sent no insight"}
+    clean: dict[str, Any] = {}
+    source = raw.get("source")
+    clean["source"] = source if source in SOURCES else "entry_point"
+    for key in ("jaxpr", "stablehlo", "not_traceable", "failed"):
+        value = raw.get(key)
+        if isinstance(value, str):
+            clean[key] = protocol.printable(value[:MAX_TEXT])
+    cost = raw.get("cost")
+    if isinstance(cost, dict):
+        clean["cost"] = {
+            key: float(value)
+            for key, value in cost.items()
+            if key in COST_KEYS and type(value) in (int, float) and math.isfinite(value) and value >= 0
+        }
+    return clean
+
+
+def reference_artifacts(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The reference's jaxpr, StableHLO and cost for the same input, made here (trusted code),
+    in the same way as the sandbox makes the student's."""
+    static = tuple(i for i, arg in enumerate(args) if type(arg) in (bool, int, float))
+    constants = {k: v for k, v in kwargs.items() if type(v) in (bool, int, float)}
+    arrays = {k: v for k, v in kwargs.items() if k not in constants}
+    bound = functools.partial(function, **constants) if constants else function
+    found: dict[str, Any] = {"source": "entry_point"}
+    lowered: Any = None
+    compiled: Any = None
+    try:
+        found["jaxpr"] = str(jax.make_jaxpr(bound, static_argnums=static)(*args, **arrays))[:MAX_TEXT]
+        lowered = jax.jit(bound, static_argnums=static).lower(*args, **arrays)
+    except Exception:
+        # It lowers and compiles for itself: watch it do so, and describe what it made.
+        found["source"] = "own_executable"
+        with _watching_stages() as made:
+            function(*args, **kwargs)
+        lowered, compiled = made.get("lowered"), made.get("compiled")
+    try:
+        if lowered is not None:
+            found["stablehlo"] = str(lowered.as_text())[:MAX_TEXT]
+            if compiled is None:
+                compiled = lowered.compile()
+        if compiled is not None:
+            analysis = compiled.cost_analysis()
+            first = analysis[0] if isinstance(analysis, (list, tuple)) and analysis else analysis
+            if isinstance(first, dict):
+                found["cost"] = {key: float(first[key]) for key in COST_KEYS if key in first}
+    except Exception as exc:
+        found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
+    return found
+
+
+@contextlib.contextmanager
+def _watching_stages() -> Iterator[dict[str, Any]]:
+    """Keep the newest ``Lowered`` and ``Compiled`` made while the block runs (this thread's
+    trusted reference code only: the harness grades one submission at a time)."""
+    stages = jax.stages
+    original_lower, original_compile = stages.Traced.lower, stages.Lowered.compile
+    made: dict[str, Any] = {}
+
+    def lower(traced: Any, *args: Any, **kwargs: Any) -> Any:
+        made["lowered"] = original_lower(traced, *args, **kwargs)
+        return made["lowered"]
+
+    def compile(lowered: Any, *args: Any, **kwargs: Any) -> Any:
+        made["compiled"] = original_compile(lowered, *args, **kwargs)
+        made["lowered"] = lowered
+        return made["compiled"]
+
+    setattr(stages.Traced, "lower", lower)  # noqa: B010 - replaced for the block only
+    setattr(stages.Lowered, "compile", compile)  # noqa: B010
+    try:
+        yield made
+    finally:
+        setattr(stages.Traced, "lower", original_lower)  # noqa: B010
+        setattr(stages.Lowered, "compile", original_compile)  # noqa: B010

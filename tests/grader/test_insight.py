@@ -1,0 +1,137 @@
+"""The JAX insight: right figures for the reference solutions, warnings for real mistakes, and
+nothing from the sandbox believed unchecked."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from grader.harness import grade_submission
+from grader.insight import artifacts_from_wire
+from grader.problem import load_problem
+from grader.source import SubmissionSource, read_submission
+from sandbox.backends import BwrapBackend
+
+
+def graded(slug: str, code: str | None = None, *, include_hidden: bool = True):
+    problem = load_problem(slug)
+    source = read_submission(problem.reference_solution) if code is None else SubmissionSource(code, "solution.py")
+    return grade_submission(problem, source, backend=BwrapBackend(), include_hidden=include_hidden)
+
+
+JIT_PER_CALL = """
+import jax
+import jax.numpy as jnp
+
+
+def aot_compiled_sum(x):
+    return jax.jit(lambda v: jnp.sum(v))(x)
+"""
+
+
+@pytest.fixture(scope="module")
+def aot_compiled_sum():
+    return graded("aot_compiled_sum")
+
+
+def test_aot_compiled_sum_is_told_by_the_executable_its_own_code_compiled(aot_compiled_sum):
+    report = aot_compiled_sum
+    assert report.verdict == "accepted"
+    insight = report.insight
+    # The first visible test's input, never a hidden one's.
+    assert insight["input"] == "aot_compiled_sum(float32[5])"
+    artifacts = insight["artifacts"]
+    assert artifacts["source"] == "own_executable" and "not_traceable" in artifacts
+    assert "tensor<5xf32>" in artifacts["stablehlo"] and "stablehlo.reduce" in artifacts["stablehlo"]
+    expected = jax.jit(jnp.sum).lower(jnp.arange(5, dtype=jnp.float32)).compile().cost_analysis()
+    assert artifacts["cost"]["flops"] == expected["flops"]
+    assert artifacts["cost"]["bytes accessed"] == expected["bytes accessed"]
+    # Solved: the reference's own, side by side, made in the harness the same way.
+    assert insight["reference"]["cost"] == artifacts["cost"]
+    assert insight["reference"]["stablehlo"] == artifacts["stablehlo"]
+    assert insight["warnings"] == [] and insight["notes"] == []
+
+
+def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_add_up(aot_compiled_sum):
+    insight = aot_compiled_sum.insight
+    rows = insight["calls"]
+    assert [row["inputs"] for row in rows] == ["float32[5]", "int32[3]", "float32[4]"]
+    assert all(row["traces"] >= 1 and row["lowerings"] == 1 for row in rows)
+    assert rows[0]["compiles"] == 1  # the first compile of this process for float32[5]
+    for row in rows:
+        parts = row["compile_s"] + row["staging_s"] + row["run_s"]
+        assert parts == pytest.approx(row["total_s"], abs=2e-4)
+    totals = insight["visible_totals"]
+    assert totals["calls"] == 3 and totals["traces"] == sum(row["traces"] for row in rows)
+    # Hidden tests only as totals: no inputs of theirs.
+    assert set(insight["hidden_totals"]) == set(totals) and insight["hidden_totals"]["calls"] > 0
+
+
+def test_compile_for_returns_an_executable_which_the_panel_describes():
+    report = graded("compile_for")
+    assert report.verdict == "accepted"
+    artifacts = report.insight["artifacts"]
+    assert artifacts["source"] == "own_executable"
+    shape = report.insight["input"].removeprefix("compile_for(").removesuffix(")")
+    assert shape == "float32[2, 2]" and "tensor<2x2xf32>" in artifacts["stablehlo"]
+    expected = jax.jit(jnp.sum).lower(jnp.ones((2, 2), jnp.float32)).compile().cost_analysis()
+    assert artifacts["cost"]["flops"] == expected["flops"]
+    assert report.insight["warnings"] == []
+
+
+def test_static_power_is_traced_with_its_python_number_static_and_noted():
+    report = graded("static_power")
+    assert report.verdict == "accepted"
+    artifacts = report.insight["artifacts"]
+    assert artifacts["source"] == "entry_point"
+    # Its jaxpr, as JAX itself gives it for the first visible input (n = 3 multiplications).
+    reference = load_problem("static_power")
+    assert report.insight["input"] == "static_power(float32[3])"
+    assert artifacts["jaxpr"].count(" mul ") == 3
+    assert artifacts["cost"]["flops"] == report.insight["reference"]["cost"]["flops"]
+    assert report.insight["warnings"] == []
+    # A compile per value of n is what a static argument means: a note, not a warning.
+    assert any("each new value of its Python number" in note for note in report.insight["notes"])
+    assert reference.slug == "static_power"
+
+
+def test_a_jit_made_in_every_call_is_warned_about_and_the_verdict_stays():
+    # A new lambda each call: JAX's caches, keyed on the function, never hit.
+    code = JIT_PER_CALL
+    report = graded("aot_compiled_sum", code)
+    assert report.verdict == "wrong_answer"  # not compiled ahead of time
+    assert any("called jax.jit in each of its" in warning for warning in report.insight["warnings"])
+    assert "reference" not in report.insight  # not solved: no reference to compare with
+
+
+def test_retracing_for_inputs_already_seen_is_warned_about():
+    code = (
+        "import jax\nimport jax.numpy as jnp\n\n"
+        "_sum = jax.jit(lambda x, k: jnp.sum(x), static_argnums=1)\n_calls = 0\n\n"
+        "def aot_compiled_sum(x):\n    global _calls\n    _calls += 1\n    return _sum(x, _calls)\n"
+    )
+    report = graded("aot_compiled_sum", code)
+    assert any("traced again" in warning for warning in report.insight["warnings"]), report.insight["warnings"]
+
+
+def test_a_run_of_the_visible_tests_has_no_hidden_calls_and_no_reference():
+    report = graded("aot_compiled_sum", include_hidden=False)
+    assert report.verdict == "accepted"
+    assert report.insight["hidden_totals"]["calls"] == 0 and "reference" not in report.insight
+
+
+def test_what_the_sandbox_sends_is_checked_capped_and_made_printable():
+    hostile = {
+        "source": "<script>",
+        "jaxpr": "\x1b[31mred" + "x" * 50_000,
+        "stablehlo": 12,
+        "cost": {"flops": float("nan"), "bytes accessed": -1, "transcendentals": 2, "secret": 5},
+        "extra": "dropped",
+    }
+    clean = artifacts_from_wire(hostile)
+    assert clean["source"] == "entry_point"
+    assert clean["jaxpr"].startswith("\\x1b[31mred") and len(clean["jaxpr"]) <= 20_010
+    assert "stablehlo" not in clean and "extra" not in clean
+    assert clean["cost"] == {"transcendentals": 2.0}
+    assert artifacts_from_wire(["not", "a", "dict"]) == {"failed": "the sandbox sent no insight"}
