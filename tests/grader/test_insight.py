@@ -45,6 +45,7 @@ def test_aot_compiled_sum_is_told_by_the_executable_its_own_code_compiled(aot_co
     assert artifacts["source"] == "own_executable" and "not_traceable" in artifacts
     assert "tensor<5xf32>" in artifacts["stablehlo"] and "stablehlo.reduce" in artifacts["stablehlo"]
     expected = jax.jit(jnp.sum).lower(jnp.arange(5, dtype=jnp.float32)).compile().cost_analysis()
+    assert expected is not None
     assert artifacts["cost"]["flops"] == expected["flops"]
     assert artifacts["cost"]["bytes accessed"] == expected["bytes accessed"]
     # Solved: the reference's own, side by side, made in the harness the same way.
@@ -76,6 +77,7 @@ def test_compile_for_returns_an_executable_which_the_panel_describes():
     shape = report.insight["input"].removeprefix("compile_for(").removesuffix(")")
     assert shape == "float32[2, 2]" and "tensor<2x2xf32>" in artifacts["stablehlo"]
     expected = jax.jit(jnp.sum).lower(jnp.ones((2, 2), jnp.float32)).compile().cost_analysis()
+    assert expected is not None
     assert artifacts["cost"]["flops"] == expected["flops"]
     assert report.insight["warnings"] == []
 
