@@ -40,7 +40,8 @@ INSIGHT_SCHEMA = 1
 MAX_LISTED_CALLS = 40
 MAX_TEXT = protocol.MAX_INSIGHT_TEXT
 SOURCES = ("entry_point", "own_executable")
-COST_KEYS = ("flops", "transcendentals", "bytes accessed")
+# XLA's names for the costs a student can read, and ours in the report.
+COST_KEYS = {"flops": "flops", "transcendentals": "transcendentals", "bytes accessed": "bytes_accessed"}
 # A call that traces again this many times is worth a word; a compile per value of a Python
 # number is often meant (a static argument), so only many of them are.
 REPEATS_WORTH_A_WARNING = 3
@@ -161,7 +162,7 @@ def artifacts_from_wire(raw: Any) -> dict[str, Any]:
     cost = raw.get("cost")
     if isinstance(cost, dict):
         clean["cost"] = {
-            key: float(value)
+            COST_KEYS[key]: float(value)
             for key, value in cost.items()
             if key in COST_KEYS and type(value) in (int, float) and math.isfinite(value) and value >= 0
         }
@@ -196,7 +197,7 @@ def reference_artifacts(function: Any, args: tuple[Any, ...], kwargs: dict[str, 
             analysis = compiled.cost_analysis()
             first = analysis[0] if isinstance(analysis, (list, tuple)) and analysis else analysis
             if isinstance(first, dict):
-                found["cost"] = {key: float(first[key]) for key in COST_KEYS if key in first}
+                found["cost"] = {ours: float(first[key]) for key, ours in COST_KEYS.items() if key in first}
     except Exception as exc:
         found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
     return found

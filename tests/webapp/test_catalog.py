@@ -14,11 +14,59 @@ def test_the_list_shows_every_bundled_problem_with_difficulty_and_tags(client, c
     assert 'class="hard"' in page and ">aot<" in page
 
 
-def test_the_list_runs_from_easy_to_hard_then_by_title(client, catalog):
-    problems = client.get(reverse("catalog:list")).context["problems"]
+def test_the_list_is_a_course_in_the_pipelines_order_each_section_from_easy_to_hard(client, catalog):
+    groups = client.get(reverse("catalog:list")).context["groups"]
+    names = [group["name"] for group in groups]
+    assert names == [
+        "Tracing",
+        "Lowering and compiling",
+        "Caching",
+        "Control flow",
+        "Transformations",
+        "Export",
+        "Parallelism",
+    ]
     rank = {"easy": 0, "medium": 1, "hard": 2}
-    keys = [(rank[p.difficulty], p.title) for p in problems]
-    assert keys == sorted(keys) and len(keys) == len(all_problems())
+    for group in groups:
+        keys = [(rank[problem.difficulty], problem.title) for problem, _, _ in group["rows"]]
+        assert keys == sorted(keys), group["name"]
+    assert sum(len(group["rows"]) for group in groups) == len(all_problems())
+    by_section = {group["name"]: {p.slug for p, _, _ in group["rows"]} for group in groups}
+    assert {"aot_compiled_sum", "compile_for"} <= by_section["Lowering and compiling"]
+    assert "static_power" in by_section["Caching"]
+
+
+def test_each_section_shows_the_students_progress_and_each_problem_its_solvers(client, catalog, student):
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from webapp.catalog.models import Problem
+    from webapp.submissions.models import Progress
+
+    other = User.objects.create_user("grace", password="a-long-password-2")
+    now = timezone.now()
+    for user in (student, other):
+        Progress.objects.create(
+            user=user, problem=Problem.objects.get(slug="static_power"), attempted_at=now, solved_at=now
+        )
+    Progress.objects.create(user=student, problem=Problem.objects.get(slug="jit_once"), attempted_at=now)
+    client.force_login(student)
+
+    response = client.get(reverse("catalog:list"))
+    caching = next(group for group in response.context["groups"] if group["name"] == "Caching")
+    assert (caching["solved"], caching["total"]) == (1, 3)
+    states = {problem.slug: (state, problem.solvers) for problem, _, state in caching["rows"]}
+    assert states["static_power"] == ("solved", 2)
+    assert states["jit_once"] == ("attempted", 0)
+    assert states["count_traces"] == ("not attempted", 0)
+    assert 'aria-valuenow="1"' in response.content.decode()
+
+    def slugs(**query):
+        return {p.slug for p in client.get(reverse("catalog:list"), query).context["problems"]}
+
+    assert slugs(status="solved") == {"static_power"}
+    assert slugs(status="attempted") == {"jit_once"}
+    assert slugs(section="Export") == {"export_poly_sum", "export_roundtrip"}
 
 
 def test_the_list_filters_by_search_difficulty_and_tag(client, catalog):
@@ -35,7 +83,7 @@ def test_the_list_filters_by_search_difficulty_and_tag(client, catalog):
 def test_anonymous_visitors_read_the_statement_and_are_asked_to_sign_in(client, catalog):
     page = client.get(reverse("catalog:detail", args=["aot_compiled_sum"])).content.decode()
     assert "Why this matters" in page and "Worked mini-example" in page and "Common pitfalls" in page
-    assert "<details><summary>Hint 1</summary>" in page
+    assert '<details class="hint"><summary>Hint 1 of ' in page
     assert "Sign in</a> to attempt this problem and view the solution." in page
     assert "<textarea" not in page
 

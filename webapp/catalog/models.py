@@ -11,6 +11,34 @@ if TYPE_CHECKING:
     from grader.problem import Problem as NotebookProblem
 
 
+# The catalog as a course: sections in the order of JAX's pipeline, each gathering the
+# notebook categories it teaches. A category not named here goes to the last section.
+COURSE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Tracing", ("tracing",)),
+    ("Lowering and compiling", ("primitives", "compilation", "performance")),
+    ("Caching", ("caching",)),
+    ("Control flow", ("control-flow",)),
+    ("Transformations", ("transformations",)),
+    ("Export", ("export",)),
+    ("Parallelism", ("parallelism",)),
+)
+MORE = "More"
+
+
+def section_of(category: str) -> str:
+    return next((section for section, categories in COURSE if category in categories), MORE)
+
+
+# Easy, then medium, then hard (not alphabetical), then by title.
+PROBLEM_ORDER = (
+    models.Case(
+        *(models.When(difficulty=difficulty, then=rank) for rank, difficulty in enumerate(DIFFICULTIES)),
+        output_field=models.IntegerField(),
+    ),
+    "title",
+)
+
+
 class Problem(models.Model):
     """A problem of the catalog, as installed from its notebook (the notebook stays the source)."""
 
@@ -28,17 +56,15 @@ class Problem(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        # Easy, then medium, then hard (not alphabetical), then by title.
-        ordering = (
-            models.Case(
-                *(models.When(difficulty=difficulty, then=rank) for rank, difficulty in enumerate(DIFFICULTIES)),
-                output_field=models.IntegerField(),
-            ),
-            "title",
-        )
+        ordering = PROBLEM_ORDER
 
     def __str__(self) -> str:
         return self.slug
+
+    @property
+    def section(self) -> str:
+        """The course section this problem belongs to (see ``COURSE``)."""
+        return section_of(self.category)
 
     @classmethod
     def install(cls, source: NotebookProblem) -> Problem:

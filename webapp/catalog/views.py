@@ -1,31 +1,74 @@
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from grader.problem import DIFFICULTIES
 from webapp import grading
 from webapp.accounts.requests import SignedInRequest
-from webapp.catalog.models import Problem
+from webapp.catalog.models import COURSE, MORE, PROBLEM_ORDER, Problem
 from webapp.submissions.models import Draft, Progress, workspace
+
+STATUSES = ("solved", "attempted", "not attempted")
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
-    problems = Problem.objects.all()
+    """The catalog as a course: sections in the pipeline's order, each with the student's
+    progress; per problem its difficulty, tags, the student's status and how many solved it."""
+    # Django leaves a model's default ordering out of aggregating queries: asked for again.
+    problems = Problem.objects.annotate(
+        solvers=Count("progress", filter=Q(progress__solved_at__isnull=False), distinct=True)
+    ).order_by(*PROBLEM_ORDER)
     query = request.GET.get("q", "").strip()
     if query:
         problems = problems.filter(Q(title__icontains=query) | Q(slug__icontains=query) | Q(category__icontains=query))
     difficulty = request.GET.get("difficulty", "")
     if difficulty in DIFFICULTIES:
         problems = problems.filter(difficulty=difficulty)
+    everything = list(problems)
+    tags = sorted({tag for problem in everything for tag in problem.tags})
     tag = request.GET.get("tag", "").strip()
-    if tag:
-        problems = [p for p in problems if tag in p.tags]  # type: ignore[assignment]
+    section = request.GET.get("section", "")
+    status = request.GET.get("status", "")
     standing = {}
     if request.user.is_authenticated:
         standing = {p.problem_id: p for p in Progress.objects.filter(user=request.user)}
-    rows = [(problem, standing.get(problem.pk)) for problem in problems]
-    context = {"problems": problems, "rows": rows, "query": query, "difficulty": difficulty, "tag": tag}
+
+    def status_of(problem: Problem) -> str:
+        progress = standing.get(problem.pk)
+        if progress is None or progress.attempted_at is None:
+            return "not attempted"
+        return "solved" if progress.solved_at else "attempted"
+
+    shown = [
+        problem
+        for problem in everything
+        if (not tag or tag in problem.tags)
+        and (not section or problem.section == section)
+        and (status not in STATUSES or status_of(problem) == status)
+    ]
+    groups = []
+    for name in [*(name for name, _ in COURSE), MORE]:
+        members = [problem for problem in shown if problem.section == name]
+        if not members:
+            continue
+        whole = [problem for problem in everything if problem.section == name]
+        solved = sum(status_of(problem) == "solved" for problem in whole)
+        rows = [(problem, standing.get(problem.pk), status_of(problem)) for problem in members]
+        groups.append({"name": name, "rows": rows, "solved": solved, "total": len(whole)})
+    context = {
+        "problems": shown,
+        "groups": groups,
+        "query": query,
+        "difficulty": difficulty,
+        "difficulties": DIFFICULTIES,
+        "tag": tag,
+        "tags": tags,
+        "section": section,
+        "sections": [name for name, _ in COURSE],
+        "status": status,
+        "statuses": STATUSES,
+    }
     return render(request, "catalog/problem_list.html", context)
 
 

@@ -314,6 +314,7 @@ class Submission(models.Model):
             "message": report.get("message", ""),
             "tests": report.get("tests", []),
             "output": report.get("output", ""),
+            "insight": report.get("insight", {}),
             "duration_s": report.get("duration_s"),
             "created_at": self.created_at.isoformat(),
             **staff_only,

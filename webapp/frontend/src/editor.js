@@ -28,14 +28,16 @@ function enhance(textarea) {
     textarea.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
-  // Highest precedence so Mod-Enter is never swallowed as a newline insert.
-  const runKey = Prec.highest(keymap.of([{
-    key: "Mod-Enter",
-    run: () => {
-      textarea.dispatchEvent(new CustomEvent("editor-run", { bubbles: true }));
-      return true;
-    },
-  }]));
+  // Highest precedence so Mod-Enter is never swallowed as a newline insert: Mod-Enter runs
+  // the visible tests, Shift-Mod-Enter submits (the page script listens for these events).
+  const send = (name) => () => {
+    textarea.dispatchEvent(new CustomEvent(name, { bubbles: true }));
+    return true;
+  };
+  const runKey = Prec.highest(keymap.of([
+    { key: "Mod-Enter", run: send("editor-run") },
+    { key: "Shift-Mod-Enter", run: send("editor-submit") },
+  ]));
 
   const view = new EditorView({
     state: EditorState.create({

@@ -79,12 +79,16 @@
     event.preventDefault();
     grade(event.submitter || form.querySelector('[data-action="run"]'));
   });
-  // Ctrl/Cmd-Enter in the editor (the bundle sends this event) runs the visible tests.
-  code.addEventListener("editor-run", () => grade(form.querySelector('[data-action="run"]')));
+  // Ctrl/Cmd-Enter runs the visible tests, Ctrl/Cmd-Shift-Enter submits: in the editor (the
+  // bundle sends these events) and in the plain textarea.
+  const run = () => grade(form.querySelector('[data-action="run"]'));
+  const submit = () => grade(form.querySelector('[data-action="submit"]'));
+  code.addEventListener("editor-run", run);
+  code.addEventListener("editor-submit", submit);
   code.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      grade(form.querySelector('[data-action="run"]'));
+      (event.shiftKey ? submit : run)();
     }
   });
 
