@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 EDITOR_BUNDLE := webapp/static/editor/editor.bundle.js
 FRONTEND := webapp/frontend
 
-.PHONY: run test setup system-packages browser postgres lint images base-image clean
+.PHONY: run test setup system-packages browser postgres lint images base-image screenshots clean
 
 # The web server and a grading worker on the embedded SQLite database (migrated and loaded
 # with the catalog first). Ctrl-C stops both.
@@ -59,6 +59,10 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --upgrade pip==26.3
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
+
+# The problem page, a failing result and the insight panel at 1400x900 and 390x844, in out/screenshots.
+screenshots: setup browser
+	$(PY) -m tests.webapp.screenshots out/screenshots
 
 # Debian's PostgreSQL server, for the tests that run on it (its programs live off PATH).
 postgres:

@@ -102,7 +102,7 @@ def test_anonymous_visitors_read_but_cannot_attempt_or_see_the_solution(page: Pa
     assert "lower(x).compile()" not in page.content()
 
 
-def test_a_new_student_runs_submits_wrong_then_right_and_sees_the_solution(page: Page, site: str) -> None:
+def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page: Page, site: str) -> None:
     username = sign_up(page, site, "newstudent")
     page.get_by_role("link", name=re.compile("Ahead-of-time compilation")).click()
     expect(page.get_by_test_id("code-editor")).to_be_visible()  # CodeMirror, not the bare textarea
@@ -112,21 +112,37 @@ def test_a_new_student_runs_submits_wrong_then_right_and_sees_the_solution(page:
     write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
     page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Enter")
     expect_verdict(page, "wrong_answer")
-    expect(page.locator("table.tests")).to_contain_text("visible")
-    expect(page.locator("table.tests")).not_to_contain_text("hidden")
+    tests = page.locator("table.tests")
+    expect(tests).to_contain_text("visible")
+    expect(tests).not_to_contain_text("hidden")
+    # Why, in a JAX learner's words: the property, the input as JAX code, expected vs got.
+    expect(tests).to_contain_text("Sums a small float vector.")
+    expect(page.get_by_test_id("failing-input").first).to_contain_text(
+        "x = jnp.array([0., 1., 2., 3., 4.], dtype=jnp.float32)"
+    )
+    expect(tests).to_contain_text("but 10.0 was expected")
+    # What JAX did: one trace, lowering and compile per call, and the StableHLO it compiled.
+    insight = page.get_by_test_id("insight")
+    expect(insight).to_contain_text("XLA compiles")
+    expect(page.get_by_test_id("insight-calls")).to_contain_text("float32[5]")
+    insight.get_by_text("StableHLO").first.click()
+    expect(insight.locator("pre.stablehlo").first).to_contain_text("stablehlo.reduce")
 
-    # Submit a wrong solution: hidden tests too, each with its outcome and message.
-    page.get_by_role("button", name="Submit").click()
+    # Submit a wrong solution (Ctrl-Shift-Enter): hidden tests too, told without their code.
+    page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Shift+Enter")
     expect_verdict(page, "wrong_answer")
-    expect(page.locator("table.tests")).to_contain_text("hidden")
+    expect(tests).to_contain_text("hidden")
     expect(page.locator("table.tests .outcome-failed").first).to_be_visible()
-    expect(page.locator("table.tests")).to_contain_text("Failing test case")
+    for internal in ("Failing test case", "Falsifying", "submission=", "settings.verbosity", "assert_same_array"):
+        expect(tests).not_to_contain_text(internal)
 
-    # Then the right one.
+    # Then the right one, and the reference's executable beside the student's.
     write_code(page, load_problem("aot_compiled_sum").reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
     expect_verdict(page, "accepted (100/100)")
     expect(page.locator("table.tests .outcome-failed")).to_have_count(0)
+    expect(page.get_by_test_id("artifacts-yours")).to_contain_text("FLOPs")
+    expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
     expect(page.locator("#history tbody tr")).to_have_count(3)
 
     # The draft was kept: a reload shows the last code, not the starter.
@@ -137,6 +153,50 @@ def test_a_new_student_runs_submits_wrong_then_right_and_sees_the_solution(page:
     expect(page.get_by_test_id("solution")).to_contain_text("jax.jit(jnp.sum).lower(x).compile()")
     page.get_by_role("link", name=username).click()
     expect(page.locator('td[data-slug="aot_compiled_sum"]')).to_have_text("solved")
+    page.goto(f"{site}/")
+    section = page.locator('[data-section="Lowering and compiling"]')
+    expect(section.get_by_test_id("section-progress")).to_contain_text("1/")
+
+
+def test_the_workspace_is_side_by_side_on_a_wide_screen_and_stacked_on_a_phone(browser: Browser, site: str) -> None:
+    for width, height, side_by_side in ((1400, 900, True), (390, 844, False)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        sign_up(page, site, f"layout{width}")
+        page.goto(f"{site}/problems/aot_compiled_sum/")
+        statement = page.locator("section.statement").bounding_box()
+        work = page.locator("section.work").bounding_box()
+        assert statement and work
+        if side_by_side:
+            assert work["x"] >= statement["x"] + statement["width"] - 1, (statement, work)
+            # The editor and the buttons are on the first screen.
+            run = page.get_by_role("button", name="Run visible tests").bounding_box()
+            assert run and run["y"] + run["height"] <= height
+            expect(page.locator(".splitter")).to_be_visible()
+        else:
+            assert work["y"] >= statement["y"] + statement["height"] - 1, (statement, work)
+            expect(page.locator(".splitter")).to_be_hidden()
+        context.close()
+
+
+def test_hints_are_revealed_one_at_a_time_and_the_split_moves(page: Page, site: str) -> None:
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    hints = page.locator("details.hint")
+    expect(hints).to_have_count(3)
+    expect(hints.nth(0)).to_be_visible()
+    expect(hints.nth(1)).to_be_hidden()
+    hints.nth(0).locator("summary").click()
+    expect(hints.nth(1)).to_be_visible()
+    expect(hints.nth(2)).to_be_hidden()
+
+    before = page.locator("section.statement").bounding_box()
+    splitter = page.locator(".splitter")
+    splitter.focus()
+    for _ in range(3):
+        splitter.press("ArrowRight")
+    after = page.locator("section.statement").bounding_box()
+    assert before and after and after["width"] >= before["width"] + 100
 
 
 def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_editor(page: Page, site: str) -> None:

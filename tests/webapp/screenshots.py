@@ -1,0 +1,78 @@
+"""``make screenshots``: the problem page, a failing result and the JAX insight panel, as a
+student sees them, at 1400×900 and 390×844, for a reviewer to look at.
+
+Run: .venv/bin/python -m tests.webapp.screenshots [OUT_DIR]   (default out/screenshots)
+
+Starts the site as ``make run`` does on a throwaway database (real worker, sandbox and JAX),
+signs a student up in Debian's chromium, fails a visible test, opens the insight panel,
+then submits the reference and compares; writes one PNG per step and size.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+from grader.problem import load_problem, solutions_dir
+from tests.webapp.site import RunningSite
+from tests.webapp.test_browser import CHROMIUM, CHROMIUM_FLAGS, VERDICT_TIMEOUT_MS, sign_up, write_code
+
+SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
+SLUG = "aot_compiled_sum"
+
+
+def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
+    shots = []
+
+    def shot(name: str, *, full_page: bool = False) -> None:
+        path = out / f"{name}-{size}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        shots.append(path)
+
+    page.goto(f"{site}/")
+    shot("catalog", full_page=True)
+    sign_up(page, site, f"shots-{size}")
+    page.goto(f"{site}/problems/{SLUG}/")
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    shot("problem")
+    write_code(page, (solutions_dir() / SLUG / "wrong_value.py").read_text())
+    page.get_by_role("button", name="Run visible tests").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("wrong_answer", timeout=VERDICT_TIMEOUT_MS)
+    page.locator("table.tests").scroll_into_view_if_needed()
+    shot("failing-result")
+    page.get_by_test_id("insight").get_by_text("StableHLO").first.click()
+    page.get_by_test_id("insight").scroll_into_view_if_needed()
+    shot("insight")
+    write_code(page, load_problem(SLUG).reference_solution.read_text())
+    page.get_by_role("button", name="Submit").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("accepted", timeout=VERDICT_TIMEOUT_MS)
+    page.get_by_test_id("artifacts-reference").scroll_into_view_if_needed()
+    shot("insight-with-reference")
+    return shots
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0] if argv else "out/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-shots-") as directory:
+        site = RunningSite(f"sqlite:///{Path(directory) / 'db.sqlite3'}")
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+                for size, (width, height) in SIZES.items():
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    context.set_default_timeout(15_000)
+                    for path in journey(context.new_page(), site.url, out, size):
+                        print(path)
+                    context.close()
+                browser.close()
+        finally:
+            site.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
