@@ -12,12 +12,25 @@ from grader.insight import artifacts_from_wire
 from grader.problem import load_problem
 from grader.source import SubmissionSource, read_submission
 from sandbox.backends import BwrapBackend
+from sandbox.pool import SandboxPool
 
 
-def graded(slug: str, code: str | None = None, *, include_hidden: bool = True):
-    problem = load_problem(slug)
-    source = read_submission(problem.reference_solution) if code is None else SubmissionSource(code, "solution.py")
-    return grade_submission(problem, source, backend=BwrapBackend(), include_hidden=include_hidden)
+@pytest.fixture(scope="module")
+def pool():
+    """Warm sandboxes, forked as a worker's are: the insight is what a worker would show."""
+    with SandboxPool(BwrapBackend()) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="module")
+def graded(pool):
+    def grade(slug: str, code: str | None = None, *, include_hidden: bool = True):
+        problem = load_problem(slug)
+        source = read_submission(problem.reference_solution) if code is None else SubmissionSource(code, "solution.py")
+        with pool.sandbox() as session:
+            return grade_submission(problem, source, session=session, include_hidden=include_hidden)
+
+    return grade
 
 
 JIT_PER_CALL = """
@@ -31,7 +44,7 @@ def aot_compiled_sum(x):
 
 
 @pytest.fixture(scope="module")
-def aot_compiled_sum():
+def aot_compiled_sum(graded):
     return graded("aot_compiled_sum")
 
 
@@ -69,7 +82,7 @@ def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_
     assert set(insight["hidden_totals"]) == set(totals) and insight["hidden_totals"]["calls"] > 0
 
 
-def test_compile_for_returns_an_executable_which_the_panel_describes():
+def test_compile_for_returns_an_executable_which_the_panel_describes(graded):
     report = graded("compile_for")
     assert report.verdict == "accepted"
     artifacts = report.insight["artifacts"]
@@ -82,7 +95,7 @@ def test_compile_for_returns_an_executable_which_the_panel_describes():
     assert report.insight["warnings"] == []
 
 
-def test_static_power_is_traced_with_its_python_number_static_and_noted():
+def test_static_power_is_traced_with_its_python_number_static_and_noted(graded):
     report = graded("static_power")
     assert report.verdict == "accepted"
     artifacts = report.insight["artifacts"]
@@ -98,7 +111,7 @@ def test_static_power_is_traced_with_its_python_number_static_and_noted():
     assert reference.slug == "static_power"
 
 
-def test_a_jit_made_in_every_call_is_warned_about_and_the_verdict_stays():
+def test_a_jit_made_in_every_call_is_warned_about_and_the_verdict_stays(graded):
     # A new lambda each call: JAX's caches, keyed on the function, never hit.
     code = JIT_PER_CALL
     report = graded("aot_compiled_sum", code)
@@ -107,7 +120,7 @@ def test_a_jit_made_in_every_call_is_warned_about_and_the_verdict_stays():
     assert "reference" not in report.insight  # not solved: no reference to compare with
 
 
-def test_retracing_for_inputs_already_seen_is_warned_about():
+def test_retracing_for_inputs_already_seen_is_warned_about(graded):
     code = (
         "import jax\nimport jax.numpy as jnp\n\n"
         "_sum = jax.jit(lambda x, k: jnp.sum(x), static_argnums=1)\n_calls = 0\n\n"
@@ -117,7 +130,7 @@ def test_retracing_for_inputs_already_seen_is_warned_about():
     assert any("traced again" in warning for warning in report.insight["warnings"]), report.insight["warnings"]
 
 
-def test_a_run_of_the_visible_tests_has_no_hidden_calls_and_no_reference():
+def test_a_run_of_the_visible_tests_has_no_hidden_calls_and_no_reference(graded):
     report = graded("aot_compiled_sum", include_hidden=False)
     assert report.verdict == "accepted"
     assert report.insight["hidden_totals"]["calls"] == 0 and "reference" not in report.insight
