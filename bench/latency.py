@@ -1,6 +1,6 @@
 """Submit-to-verdict latency of the bundled reference solutions, warm and cold.
 
-Run: .venv/bin/python -m bench.latency [--runs 7] [--problem SLUG ...]
+Run: .venv/bin/python -m bench.latency [--runs 7] [--problem SLUG ...] [--insight-cost]
 
 The harness runs in this process with JAX already imported (as in a worker). For each
 problem it grades the reference solution:
@@ -52,7 +52,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--problem", nargs="*", default=BUNDLED_PROBLEMS)
+    parser.add_argument(
+        "--insight-cost",
+        action="store_true",
+        help="instead: warm verdicts with and without the JAX insight, in turn; their medians and the difference",
+    )
     args = parser.parse_args()
+    if args.insight_cost:
+        insight_cost(args.problem, args.runs)
+        return
 
     enable_compilation_cache()
     clock = HarnessCompileClock()
@@ -95,6 +103,32 @@ def main() -> None:
             print(
                 f"{'':<18} in the sandbox: XLA backend compiles {statistics.median(xla_only):.3f}s, "
                 f"tracing and lowering {statistics.median(staging):.3f}s (medians)"
+            )
+
+
+def insight_cost(slugs: list[str], runs: int) -> None:
+    """What the insight adds to a warm verdict: the same grading with it and without, taken in
+    turn (so that the machine's drift touches both alike); medians, and the median of the
+    paired differences. An accepted Submit: the insight includes the reference's side."""
+    enable_compilation_cache()
+    with SandboxPool(get_backend(), size=1) as pool:
+        for slug in slugs:
+            problem = load_problem(slug)
+            source = read_submission(problem.reference_solution)
+            times: dict[bool, list[float]] = {False: [], True: []}
+            for run in range(runs + 1):
+                for insight in (False, True):
+                    pool.wait_ready()
+                    started = time.perf_counter()
+                    with pool.sandbox() as session:
+                        report = grade_submission(problem, source, session=session, insight=insight)
+                    if run:  # the first pair fills this process's caches
+                        times[insight].append(time.perf_counter() - started)
+                    assert report.accepted and bool(report.insight) == insight, report.summary()
+            added = statistics.median(b - a for a, b in zip(times[False], times[True], strict=True))
+            print(
+                f"{slug:<18} warm without insight {statistics.median(times[False]):.3f}s, "
+                f"with {statistics.median(times[True]):.3f}s: +{added:.3f}s (median of {runs} pairs)"
             )
 
 

@@ -113,6 +113,10 @@ class SandboxSession:
         self._stderr_total = 0
         self._hidden_total = 0
         self._printing_hidden = False
+        # After ``discard_output``: printed while the platform asks for itself (the insight), not
+        # for any test; counted towards the output limit, kept for nobody.
+        self._discarding = False
+        self._discarded_total = 0
         self._output_lock = threading.Lock()
         self.killed_for_time = False
         self.killed_for_output = False
@@ -279,7 +283,7 @@ class SandboxSession:
 
     @property
     def output_truncated(self) -> bool:
-        return self._stderr_total - self._hidden_total > len(self._stderr)
+        return self._stderr_total - self._hidden_total - self._discarded_total > len(self._stderr)
 
     @property
     def hidden_output(self) -> str:
@@ -293,6 +297,19 @@ class SandboxSession:
         test can be counted as visible. Output of the visible tests still in the pipe is
         waited for briefly; what arrives later is counted as hidden, never the other way.
         """
+        self._settle_output()
+        with self._output_lock:
+            self._printing_hidden = True
+
+    def discard_output(self) -> None:
+        """From now on, what the submission prints is kept for nobody (but still counts
+        towards the output limit): the platform's own requests, after the tests."""
+        self._settle_output()
+        with self._output_lock:
+            self._discarding = True
+
+    def _settle_output(self) -> None:
+        """Wait briefly for what is already in the pipe to be read into its current part."""
         assert self.process.stderr is not None
         try:
             raw = fcntl.ioctl(self.process.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
@@ -302,8 +319,6 @@ class SandboxSession:
         target, deadline = self._stderr_total + pending, time.monotonic() + 0.2
         while self._stderr_total < target and time.monotonic() < deadline and self._stderr_thread.is_alive():
             time.sleep(0.002)
-        with self._output_lock:
-            self._printing_hidden = True
 
     # -- the channel -------------------------------------------------------------------------
 
@@ -416,11 +431,13 @@ class SandboxSession:
         for chunk in iter(lambda: os.read(fd, 65536), b""):
             with self._output_lock:
                 self._stderr_total += len(chunk)
-                if self._printing_hidden:
+                if self._discarding:
+                    self._discarded_total += len(chunk)
+                elif self._printing_hidden:
                     self._hidden_total += len(chunk)
                 kept = self._hidden_stderr if self._printing_hidden else self._stderr
                 room = self.limits.output_bytes - len(kept)
-                if room > 0:
+                if room > 0 and not self._discarding:
                     kept += chunk[:room]
             if self._stderr_total > self.limits.output_limit_bytes and not self.killed_for_output:
                 self.killed_for_output = True

@@ -241,8 +241,8 @@ def test_the_problem_list_marks_the_problems_the_student_attempted(signed_in):
 
     page = signed_in.get(reverse("catalog:list")).content.decode()
 
-    assert f'<td class="mark" data-slug="{SLUG}">attempted</td>' in page
-    assert '<td class="mark" data-slug="compile_for"></td>' in page
+    assert f'<td class="mark" data-slug="{SLUG}" data-status="attempted">attempted</td>' in page
+    assert '<td class="mark" data-slug="compile_for" data-status="not attempted">not attempted</td>' in page
 
 
 # Grading, for real: in this process, in the bwrap sandbox, with JAX. Committed transactions,
