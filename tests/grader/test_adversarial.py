@@ -625,7 +625,7 @@ def pool():
 def canary(make_problem, monkeypatch):
     monkeypatch.setenv("JAXJUDGE_CANARY", SECRET)  # in the worker's own environment too
     make_problem(
-        "canary", hidden_tests=CANARY_HIDDEN_TESTS, reference=CANARY_REFERENCE, time_limit_s=5, memory_limit_mb=512
+        "canary", hidden_tests=CANARY_HIDDEN_TESTS, reference=CANARY_REFERENCE, time_limit_s=3, memory_limit_mb=512
     )
     return load_problem("canary")
 

@@ -29,9 +29,9 @@ from webapp.submissions.models import Progress, Submission
 pytestmark = pytest.mark.django_db(transaction=True)
 
 T = TypeVar("T")
-STALLED_AFTER_S = 5
+STALLED_AFTER_S = 3
 # Long enough to be sure the kill lands while the submission is being graded.
-SLOW_TO_LOAD = "import time\ntime.sleep(4)\n"
+SLOW_TO_LOAD = "import time\ntime.sleep(3)\n"
 
 
 def wait_for(condition: Callable[[], T | bool | None], timeout: float, what: str) -> T:
