@@ -34,6 +34,7 @@ from grader.proxy import (
     describe_signature,
     signature_of,
 )
+from grader.reference import modified
 from sandbox import protocol
 
 INSIGHT_SCHEMA = 1
@@ -70,7 +71,7 @@ def collect(proxy: SubmissionProxy, reference: types.ModuleType | None, *, with_
         except RaisedBySubmission as exc:
             insight["artifacts"] = {"failed": protocol.printable(f"{exc.remote_type}: {exc}"[:1000])}
         if with_reference and reference is not None and hasattr(reference, name):
-            insight["reference"] = reference_artifacts(getattr(reference, name), args, kwargs)
+            insight["reference"] = cached_reference_artifacts(reference, name, args, kwargs)
     return insight
 
 
@@ -169,6 +170,34 @@ def artifacts_from_wire(raw: Any) -> dict[str, Any]:
     return clean
 
 
+# The reference's artifacts by problem, entry point and input (shapes, dtypes and Python
+# numbers: all that a trace depends on); a worker grades the same problems over and over.
+_reference_cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+MAX_CACHED_REFERENCES = 256
+
+
+def cached_reference_artifacts(
+    reference: types.ModuleType, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """``reference_artifacts``, remembered for this process (the reference is trusted and
+    deterministic: the same input always gives the same jaxpr, StableHLO and cost)."""
+    leaves = jax.tree_util.tree_leaves((args, kwargs))
+    path = getattr(reference, "__file__", None) or reference.__name__
+    key = (
+        path,
+        modified(path),  # a new version of the problem's reference is described anew
+        name,
+        signature_of((args, kwargs)),
+        tuple(repr(leaf) for leaf in leaves if type(leaf) in (bool, int, float, str)),
+        jax.tree_util.tree_structure((args, kwargs)),
+    )
+    if key not in _reference_cache:
+        if len(_reference_cache) >= MAX_CACHED_REFERENCES:
+            _reference_cache.clear()
+        _reference_cache[key] = reference_artifacts(getattr(reference, name), args, kwargs)
+    return dict(_reference_cache[key])
+
+
 def reference_artifacts(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The reference's jaxpr, StableHLO and cost for the same input, made here (trusted code),
     in the same way as the sandbox makes the student's."""
@@ -180,8 +209,9 @@ def reference_artifacts(function: Any, args: tuple[Any, ...], kwargs: dict[str, 
     lowered: Any = None
     compiled: Any = None
     try:
-        found["jaxpr"] = str(jax.make_jaxpr(bound, static_argnums=static)(*args, **arrays))[:MAX_TEXT]
-        lowered = jax.jit(bound, static_argnums=static).lower(*args, **arrays)
+        traced = jax.jit(bound, static_argnums=static).trace(*args, **arrays)
+        found["jaxpr"] = str(traced.jaxpr)[:MAX_TEXT]
+        lowered = traced.lower()
     except Exception:
         # It lowers and compiles for itself: watch it do so, and describe what it made.
         found["source"] = "own_executable"

@@ -44,7 +44,7 @@ class ReferenceSolution:
     def __init__(self, module: types.ModuleType) -> None:
         self._module = module
         path = getattr(module, "__file__", None) or module.__name__
-        self._identity = (module.__name__, path, _modified(path))
+        self._identity = (module.__name__, path, modified(path))
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._module, name)
@@ -94,7 +94,7 @@ def input_key(value: Any) -> Hashable | None:
     return None
 
 
-def _modified(path: str) -> int:
+def modified(path: str) -> int:
     try:
         return os.stat(path).st_mtime_ns
     except OSError:

@@ -516,9 +516,10 @@ class Runtime:
             arrays = {k: v for k, v in call_kwargs.items() if k not in constants}
             bound = functools.partial(function, **constants) if constants else function
             try:
-                make_jaxpr = self.transforms["make_jaxpr"](bound, static_argnums=static)
-                found["jaxpr"] = str(make_jaxpr(*call_args, **arrays))[:cap]
-                lowered = self.transforms["jit"](bound, static_argnums=static).lower(*call_args, **arrays)
+                # Traced once: the jaxpr, then the lowering of that very trace.
+                traced = self.transforms["jit"](bound, static_argnums=static).trace(*call_args, **arrays)
+                found["jaxpr"] = str(traced.jaxpr)[:cap]
+                lowered = traced.lower()
             except Exception as exc:
                 found["source"] = "own_executable"
                 found["not_traceable"] = f"{type(exc).__name__}: {exc}"[:1000]
