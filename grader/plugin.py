@@ -107,6 +107,7 @@ class GradingPlugin:
             message="",
             hidden=item.path.name == HIDDEN_TESTS_FILE,
             duration_s=report.duration,
+            tested_property=property_sentence(getattr(item, "obj", None), item.name),
         )
         if report.skipped:
             result.outcome = "failed"
@@ -117,7 +118,6 @@ class GradingPlugin:
             result.verdict, result.message = explain_failure(
                 exc, during_setup=report.when == "setup", hidden=result.hidden
             )
-            result.tested_property = property_sentence(getattr(item, "obj", None), item.name)
             called = self._submission.last_arguments
             if called is not None and self._submission.entry_point_calls > self._calls_before_test:
                 result.failing_input = failing_input(*called, reference=self._reference)

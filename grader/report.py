@@ -27,14 +27,14 @@ class TestResult:
     hidden: bool
     duration_s: float
     verdict: Verdict = Verdict.ACCEPTED
-    # For a failed test: the property it checks, in a sentence, and the call it failed on,
-    # as JAX code (see grader.feedback).
+    # The property a test checks, in a sentence; for a failed test, the call it failed on, as
+    # JAX code (see grader.feedback).
     tested_property: str = ""
     failing_input: str = ""
 
     @property
     def feedback(self) -> str:
-        """The whole story of a failure as text: the property, the input, what went wrong."""
+        """The test as text: the property; for a failure, the input and what went wrong."""
         parts = [self.tested_property] if self.tested_property else []
         if self.failing_input:
             parts.append("Failing input:\n" + "\n".join("  " + line for line in self.failing_input.splitlines()))
