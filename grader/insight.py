@@ -17,7 +17,6 @@ Everything from the sandbox is checked, capped and made printable here, once.
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import types
 from collections import defaultdict
@@ -36,6 +35,7 @@ from grader.proxy import (
 )
 from grader.reference import modified
 from sandbox import protocol
+from sandbox.runtime import describe_stages
 
 INSIGHT_SCHEMA = 1
 MAX_LISTED_CALLS = 40
@@ -199,38 +199,18 @@ def cached_reference_artifacts(
 
 
 def reference_artifacts(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The reference's jaxpr, StableHLO and cost for the same input, made here (trusted code),
-    in the same way as the sandbox makes the student's."""
-    static = tuple(i for i, arg in enumerate(args) if type(arg) in (bool, int, float))
-    constants = {k: v for k, v in kwargs.items() if type(v) in (bool, int, float)}
-    arrays = {k: v for k, v in kwargs.items() if k not in constants}
-    bound = functools.partial(function, **constants) if constants else function
-    found: dict[str, Any] = {"source": "entry_point"}
-    lowered: Any = None
-    compiled: Any = None
-    try:
-        traced = jax.jit(bound, static_argnums=static).trace(*args, **arrays)
-        found["jaxpr"] = str(traced.jaxpr)[:MAX_TEXT]
-        lowered = traced.lower()
-    except Exception:
+    """The reference's jaxpr, StableHLO and cost for the same input, made here (trusted code)
+    by the very function the sandbox describes the student's with."""
+
+    def own_executable() -> tuple[Any, Any]:
         # It lowers and compiles for itself: watch it do so, and describe what it made.
-        found["source"] = "own_executable"
         with _watching_stages() as made:
             function(*args, **kwargs)
-        lowered, compiled = made.get("lowered"), made.get("compiled")
-    try:
-        if lowered is not None:
-            found["stablehlo"] = str(lowered.as_text())[:MAX_TEXT]
-            if compiled is None:
-                compiled = lowered.compile()
-        if compiled is not None:
-            analysis = compiled.cost_analysis()
-            first = analysis[0] if isinstance(analysis, (list, tuple)) and analysis else analysis
-            if isinstance(first, dict):
-                found["cost"] = {ours: float(first[key]) for key, ours in COST_KEYS.items() if key in first}
-    except Exception as exc:
-        found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
-    return found
+        return made.get("lowered"), made.get("compiled")
+
+    artifacts = artifacts_from_wire(describe_stages(jax.jit, function, args, kwargs, own_executable))
+    artifacts.pop("not_traceable", None)  # the student's panel explains it; the reference's need not
+    return artifacts
 
 
 @contextlib.contextmanager

@@ -16,6 +16,8 @@ are defined in ``protocol``):
 - ``transform(target, transforms)``: apply JAX's transformations (``jit``, ``vmap``,
   ``grad``, ``make_jaxpr``, ...) to a function of the submission, as a handle;
 - ``deserialize(data)``: a ``jax.export.Exported`` from bytes, as a handle;
+- ``insight(target, args, kwargs)``: what JAX makes of an entry point for one input (its
+  jaxpr, StableHLO and cost), as plain data, for the student to read;
 - ``exit()``.
 
 Replies carry plain data only: JAX arrays become ``.npy`` buffers, objects that cannot
@@ -504,43 +506,16 @@ class Runtime:
         function = self._target(target)
         self.inputs = []
         call_args, call_kwargs = self.from_wire(args), self.from_wire(kwargs)
-        cap = protocol.MAX_INSIGHT_TEXT
 
-        def describe() -> dict[str, Any]:
-            found: dict[str, Any] = {"source": "entry_point"}
-            lowered: Any = None
-            compiled: Any = None
-            # Python numbers are constants to JAX (a power ``n``, say): traced as static.
-            static = tuple(i for i, arg in enumerate(call_args) if type(arg) in (bool, int, float))
-            constants = {k: v for k, v in call_kwargs.items() if type(v) in (bool, int, float)}
-            arrays = {k: v for k, v in call_kwargs.items() if k not in constants}
-            bound = functools.partial(function, **constants) if constants else function
-            try:
-                # Traced once: the jaxpr, then the lowering of that very trace.
-                traced = self.transforms["jit"](bound, static_argnums=static).trace(*call_args, **arrays)
-                found["jaxpr"] = str(traced.jaxpr)[:cap]
-                lowered = traced.lower()
-            except Exception as exc:
-                found["source"] = "own_executable"
-                found["not_traceable"] = f"{type(exc).__name__}: {exc}"[:1000]
-                # Called once more on this input, to see what its own code lowers and compiles
-                # for it (not for another test's input, which the student may not see).
-                since = len(self.log)
-                function(*call_args, **call_kwargs)
-                lowered = self._newest(self.stages.Lowered, since)
-                compiled = self._newest(self.stages.Compiled, since)
-            try:
-                if lowered is not None:
-                    found["stablehlo"] = str(lowered.as_text())[:cap]
-                    if compiled is None:
-                        compiled = lowered.compile()
-                if compiled is not None:
-                    found["cost"] = _cost_numbers(compiled.cost_analysis())
-            except Exception as exc:
-                found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
-            return found
+        def own_executable() -> tuple[Any, Any]:
+            # Called once more on this input, to see what its own code lowers and compiles
+            # for it (not for another test's input, which the student may not see).
+            since = len(self.log)
+            function(*call_args, **call_kwargs)
+            return self._newest(self.stages.Lowered, since), self._newest(self.stages.Compiled, since)
 
-        value, events = self._measured(describe)
+        jit = self.transforms["jit"]
+        value, events = self._measured(lambda: describe_stages(jit, function, call_args, call_kwargs, own_executable))
         return {"value": self.to_wire(value), "events": events}
 
     def _newest(self, kind: type, since: int) -> Any:
@@ -675,6 +650,49 @@ def _set_standard_streams(streams: tuple[Any, ...]) -> None:
 
 
 COST_KEYS = ("flops", "transcendentals", "bytes accessed")
+
+
+def describe_stages(
+    jit: Callable[..., Any],
+    function: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    own_executable: Callable[[], tuple[Any, Any]],
+) -> dict[str, Any]:
+    """What JAX makes of ``function`` for one input, as plain data: its jaxpr, the StableHLO of
+    its lowering and its executable's cost analysis (XLA's names). Python numbers are traced as
+    static (a power ``n``, say). A function that cannot be traced whole (it lowers and compiles
+    for itself) is told by what ``own_executable()`` gives: the ``(Lowered, Compiled)`` its own
+    code made when called once more. Texts are capped; failures are reported, never raised.
+    The sandbox describes the student's entry point with it, the harness the reference's.
+    """
+    cap = protocol.MAX_INSIGHT_TEXT
+    found: dict[str, Any] = {"source": "entry_point"}
+    lowered: Any = None
+    compiled: Any = None
+    static = tuple(i for i, arg in enumerate(args) if type(arg) in (bool, int, float))
+    constants = {k: v for k, v in kwargs.items() if type(v) in (bool, int, float)}
+    arrays = {k: v for k, v in kwargs.items() if k not in constants}
+    bound = functools.partial(function, **constants) if constants else function
+    try:
+        # Traced once: the jaxpr, then the lowering of that very trace.
+        traced = jit(bound, static_argnums=static).trace(*args, **arrays)
+        found["jaxpr"] = str(traced.jaxpr)[:cap]
+        lowered = traced.lower()
+    except Exception as exc:
+        found["source"] = "own_executable"
+        found["not_traceable"] = f"{type(exc).__name__}: {exc}"[:1000]
+        lowered, compiled = own_executable()
+    try:
+        if lowered is not None:
+            found["stablehlo"] = str(lowered.as_text())[:cap]
+            if compiled is None:
+                compiled = lowered.compile()
+        if compiled is not None:
+            found["cost"] = _cost_numbers(compiled.cost_analysis())
+    except Exception as exc:
+        found["failed"] = f"{type(exc).__name__}: {exc}"[:1000]
+    return found
 
 
 def _cost_numbers(analysis: Any) -> dict[str, float]:
