@@ -20,14 +20,11 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import shutil
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from tests.postgres import Cluster
-from tests.webapp.site import RunningSite, free_port
+from tests.postgres import throwaway_cluster
+from tests.webapp.site import RunningSite
 
 SLUG = "aot_compiled_sum"
 SYNTAX_ERROR = "def aot_compiled_sum(x:\n    return x\n"
@@ -70,13 +67,7 @@ def drain(codes: list[str]) -> tuple[float, float]:
 
 def main() -> None:
     args = parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="jaxjudge-bench-pg-"))
-    folder.chmod(0o755)
-    cluster = Cluster(folder / "data", free_port())
-    cluster.create()
-    cluster.start()
-    try:
-        cluster.create_database()
+    with throwaway_cluster() as cluster:
         os.environ["DATABASE_URL"] = cluster.url
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
         import django
@@ -117,9 +108,6 @@ def main() -> None:
                     )
             finally:
                 site.stop()
-    finally:
-        cluster.stop("immediate")
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.webapp.site import free_port
@@ -91,7 +92,9 @@ def cluster_of_this_run() -> Cluster | None:
     return Cluster(Path(data), int(os.environ["JAXJUDGE_TEST_PGPORT"]))
 
 
-def main(argv: list[str]) -> int:
+@contextlib.contextmanager
+def throwaway_cluster() -> Iterator[Cluster]:
+    """A new cluster with a ``jaxjudge`` database, running until the block ends, then removed."""
     folder = Path(tempfile.mkdtemp(prefix="jaxjudge-pg-"))
     folder.chmod(0o755)
     cluster = Cluster(folder / "data", free_port())
@@ -99,6 +102,15 @@ def main(argv: list[str]) -> int:
         cluster.create()
         cluster.start()
         cluster.create_database()
+        yield cluster
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):  # it never started
+            cluster.stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    with throwaway_cluster() as cluster:
         env = {
             **os.environ,
             "DATABASE_URL": cluster.url,
@@ -109,10 +121,6 @@ def main(argv: list[str]) -> int:
         # Options alone (-q, -x) still run the default tests; a path or node id chooses others.
         chosen = argv if any(not arg.startswith("-") for arg in argv) else [*argv, *QUEUE_TESTS]
         return subprocess.run([sys.executable, "-m", "pytest", *chosen], env=env).returncode
-    finally:
-        with contextlib.suppress(subprocess.CalledProcessError):  # it never started
-            cluster.stop("immediate")
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -36,9 +36,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
 
     def status_of(problem: Problem) -> str:
         progress = standing.get(problem.pk)
-        if progress is None or progress.attempted_at is None:
-            return "not attempted"
-        return "solved" if progress.solved_at else "attempted"
+        return progress.status if progress is not None else "not attempted"
 
     shown = [
         problem

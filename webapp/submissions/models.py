@@ -369,9 +369,16 @@ class Progress(models.Model):
         progress.save(update_fields=["attempted_at", "solved_at"])
 
     @property
+    def status(self) -> str:
+        """``solved``, ``attempted`` or ``not attempted``: what the catalog filters by."""
+        if self.solved_at is not None:
+            return "solved"
+        return "attempted" if self.attempted_at else "not attempted"
+
+    @property
     def state(self) -> str:
         if self.solved_at is None:
-            return "attempted" if self.attempted_at else "not attempted"
+            return self.status
         if self.solution_viewed_at is not None and self.solution_viewed_at < self.solved_at:
             return "solved after viewing the solution"
         return "solved"
