@@ -23,6 +23,7 @@ import concurrent.futures
 import contextlib
 import csv
 import glob
+import html
 import json
 import multiprocessing
 import os
@@ -223,14 +224,88 @@ def results_markdown(report: Report) -> str:
         lines += ["", "| test | kind | outcome | points |", "|---|---|---|---|"]
         for test in report.tests:
             kind = "hidden" if test.hidden else "visible"
-            lines.append(f"| `{test.name}` | {kind} | {test.outcome} | {test.points:g} / {test.max_points:g} |")
+            told = f"{_cell(test.tested_property)}<br>{_code(test.name)}" if test.tested_property else _code(test.name)
+            lines.append(f"| {told} | {kind} | {test.outcome} | {test.points:g} / {test.max_points:g} |")
         failed = [test for test in report.tests if test.outcome != "passed" and test.feedback]
         for test in failed:
             kind = "hidden" if test.hidden else "visible"
             lines += ["", f"**`{test.name}`** ({kind} test)", "", _fenced(test.feedback)]
         if any(test.hidden for test in report.tests):
             lines += ["", "Hidden tests are named and explained here; their code is not shown."]
+    if report.insight and report.insight.get("schema"):
+        lines += ["", *insight_markdown(report.insight)]
     return "\n".join(lines)
+
+
+def insight_markdown(insight: dict[str, Any]) -> list[str]:
+    """The JAX insight (``grader.insight``) as the web page shows it: counts and times per call,
+    warnings, and the jaxpr, StableHLO and cost of one input, the reference's beside them."""
+    totals, hidden = insight.get("visible_totals", {}), insight.get("hidden_totals", {})
+    lines = [
+        "### What JAX did with your code",
+        "",
+        f"{totals.get('traces', 0)} traces, {totals.get('lowerings', 0)} lowerings and "
+        f"{totals.get('compiles', 0)} XLA compiles in {totals.get('calls', 0)} calls of the visible tests "
+        f"({totals.get('compile_s', 0):.3f} s compiling, {totals.get('run_s', 0):.3f} s running).",
+    ]
+    if hidden.get("calls"):
+        lines[-1] += (
+            f" The hidden tests made {hidden['calls']} calls: {hidden.get('traces', 0)} traces, "
+            f"{hidden.get('compiles', 0)} compiles."
+        )
+    for warning in insight.get("warnings", []):
+        lines += ["", f"**Warning:** {_cell(warning)}"]
+    for note in insight.get("notes", []):
+        lines += ["", f"**Note:** {_cell(note)}"]
+    if calls := insight.get("calls"):
+        lines += [
+            "",
+            "| call | inputs | traces | lowerings | compiles | compile s | staging s | run s |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for call in calls:
+            lines.append(
+                f"| {_code(call['call'])} | {_code(call['inputs'])} | {call['traces']} | {call['lowerings']} | "
+                f"{call['compiles']} | {call['compile_s']:.4f} | {call['staging_s']:.4f} | {call['run_s']:.4f} |"
+            )
+    if artifacts := insight.get("artifacts"):
+        lines += ["", f"#### What JAX made of {_code(insight.get('input', ''))}"]
+        if artifacts.get("source") == "own_executable":
+            lines += [
+                "",
+                "Your function lowers and compiles for itself, so it cannot be traced as a whole: "
+                "this is the executable your own code compiled for this input.",
+            ]
+        lines += _artifacts_markdown("Yours", artifacts)
+        if reference := insight.get("reference"):
+            lines += _artifacts_markdown("The reference", reference)
+    if failed := insight.get("failed"):
+        lines += ["", "The insight could not be made:", "", _fenced(failed)]
+    return lines
+
+
+def _artifacts_markdown(heading: str, artifacts: dict[str, Any]) -> list[str]:
+    cost = artifacts.get("cost", {})
+    figures = [f"{cost[key]:,.0f} {label}" for key, label in COST_LABELS if key in cost]
+    lines = ["", f"**{heading}**" + (f": {', '.join(figures)}." if figures else "")]
+    for key, label in (("jaxpr", "jaxpr"), ("stablehlo", "StableHLO"), ("failed", "not made")):
+        if text := artifacts.get(key):
+            lines += ["", f"{label}:", "", _fenced(text)]
+    return lines
+
+
+# The executable's costs, in the order and words of the web page's insight panel.
+COST_LABELS = (("flops", "FLOPs"), ("transcendentals", "transcendentals"), ("bytes_accessed", "bytes accessed"))
+
+
+def _cell(text: str) -> str:
+    """Prose in a Markdown line or table cell: no HTML, no new cells, one line."""
+    return html.escape(str(text)).replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    """An inline code span in a table cell (HTML is not read there; a pipe still ends the cell)."""
+    return "`" + str(text).replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
 
 
 def _fenced(text: str) -> str:

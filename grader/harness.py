@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import hypothesis
@@ -29,7 +29,7 @@ from grader.plugin import HIDDEN_TESTS_FILE, MAX_MESSAGE_CHARS, GradingPlugin, e
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import load_reference
-from grader.report import Report
+from grader.report import Report, TestResult
 from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
@@ -167,9 +167,22 @@ def _score(problem: Problem, report: Report) -> None:
         test.points = test.max_points if test.outcome == "passed" else 0.0
     report.score = round(problem.points * passed_weight / total_weight, 2)
     report.verdict = worst({test.verdict for test in report.tests if test.outcome != "passed"})
-    failed = [test.name for test in report.tests if test.outcome != "passed"]
+    failed = [test for test in report.tests if test.outcome != "passed"]
     if failed:
-        report.message = f"{len(failed)} of {len(report.tests)} tests failed: {', '.join(failed)}"
+        report.message = failure_summary(len(report.tests), failed)
+
+
+def failure_summary(total: int, failed: Sequence[TestResult]) -> str:
+    """One line above the results: how many tests failed, and where to read why.
+
+    It counts rather than names them: the table below tells each failed test by the property it
+    checks, and a list of function names here would be the one place a student reads pytest's.
+    """
+    visible = sum(1 for test in failed if not test.hidden)
+    hidden = len(failed) - visible
+    kinds = [f"{count} {kind}" for count, kind in ((visible, "visible"), (hidden, "hidden")) if count]
+    noun = "test" if total == 1 else "tests"
+    return f"{len(failed)} of {total} {noun} failed ({', '.join(kinds)})."
 
 
 def run_tests(

@@ -9,6 +9,7 @@ import contextlib
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
+from grader.autograde import insight_markdown
 from grader.problem import REPO_ROOT, load_problem
 
 TIME_LIMIT_S = 8
@@ -168,6 +170,43 @@ def test_feedback_notebooks_have_outputs_and_results_but_no_hidden_test_code(bat
         assert line not in text
     wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4)
     assert "wrong_answer" in wrong.cells[-1].source and "```text" in wrong.cells[-1].source
+
+
+def test_feedback_notebooks_show_what_jax_did_and_the_reference_once_accepted(batch):
+    _, out, _ = batch
+    accepted = nbformat.read(out / "feedback" / "ada--aot_compiled_sum.ipynb", as_version=4).cells[-1].source
+    wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4).cells[-1].source
+    # Each test is told by its property first, as on the web page.
+    assert "Sums a small float vector.<br>`test_sums_a_small_float_vector`" in accepted
+    for results in (accepted, wrong):
+        assert "### What JAX did with your code" in results
+        # A length the notebook's own cells never called it on: one trace, lowering and compile.
+        assert re.search(r"\| `aot_compiled_sum` \| `int32\[3\]` \| 1 \| 1 \| 1 \|", results)
+        assert "stablehlo.reduce" in results
+    # The reference's executable is shown only to a solved notebook, with the same cost.
+    [yours] = re.findall(r"\*\*Yours\*\*: ([^\n]*)", accepted)
+    [reference] = re.findall(r"\*\*The reference\*\*: ([^\n]*)", accepted)
+    assert "FLOPs" in yours and yours == reference
+    assert "**The reference**" not in wrong
+
+
+def test_the_insight_in_markdown_cannot_break_out_of_its_cells():
+    insight = {
+        "schema": 1,
+        "visible_totals": {"calls": 1, "traces": 1, "lowerings": 1, "compiles": 1, "compile_s": 0.5, "run_s": 0.1},
+        "hidden_totals": {"calls": 0},
+        "warnings": ["f | g <script>alert(1)</script>\n# heading"],
+        "calls": [{"call": "f`|x", "inputs": "float32[3] | <b>", "traces": 1, "lowerings": 1, "compiles": 1,
+                   "compile_s": 0.5, "staging_s": 0.0, "run_s": 0.1}],
+        "input": "f(float32[3])",
+        "artifacts": {"jaxpr": "```\n<img src=x>", "cost": {"flops": 2.0}},
+    }  # fmt: skip
+    text = "\n".join(insight_markdown(insight))
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "| `f'\\|x` | `float32[3] \\| <b>` | 1 |" in text  # one cell each, in code spans
+    assert "\n# heading" not in text
+    assert text.count("```") == 2  # the jaxpr's own fence cannot close ours
+    assert "**Yours**: 2 FLOPs." in text
 
 
 def test_nothing_to_grade_is_a_usage_error(tmp_path):

@@ -8,9 +8,11 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from grader.harness import grade_submission, shrinking_bounded_to
+from grader.harness import failure_summary, grade_submission, shrinking_bounded_to
 from grader.problem import REPO_ROOT, ReferenceSolutionError, load_problem
+from grader.report import TestResult
 from grader.source import SubmissionSource
+from grader.verdicts import Verdict
 from sandbox import GRADING_XLA_FLAGS
 from sandbox.backends import BwrapBackend
 
@@ -63,6 +65,18 @@ def test_points_follow_the_weights(doubling):
     assert by_name["test_doubles_one"].points == 20.0  # passed: 1 of the 5 units
     assert report.score == sum(t.points for t in report.tests) and report.max_score == 100.0
     assert report.verdict == "wrong_answer"
+    # The line above the results counts; the table tells each failure by its property.
+    failed = sum(t.outcome != "passed" for t in report.tests)
+    assert report.message == f"{failed} of 3 tests failed ({failed} hidden)."
+
+
+def test_the_summary_line_counts_visible_and_hidden_failures_without_naming_functions():
+    def failed(name, hidden):
+        return TestResult(name, "failed", 0.0, 1.0, "", hidden, 0.1, verdict=Verdict.WRONG_ANSWER)
+
+    assert failure_summary(1, [failed("test_a", False)]) == "1 of 1 test failed (1 visible)."
+    summary = failure_summary(5, [failed("test_a", False), failed("test_b", True), failed("test_c", True)])
+    assert summary == "3 of 5 tests failed (1 visible, 2 hidden)."
 
 
 def test_the_same_submission_meets_the_same_examples(doubling):

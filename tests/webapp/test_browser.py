@@ -218,3 +218,43 @@ def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_e
 
     page.goto(f"{site}/progress/")
     expect(page.locator('td[data-slug="aot_compiled_sum"]')).to_have_text("solved after viewing the solution")
+
+
+def test_the_whole_journey_works_with_javascript_turned_off(browser: Browser, site: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    sign_up(page, site, "nojs")
+
+    # The catalog's filters are a plain GET form.
+    page.get_by_label("Section").select_option("Lowering and compiling")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_test_id("section")).to_have_count(1)
+    page.get_by_role("link", name=re.compile("Ahead-of-time compilation")).click()
+
+    # Every hint opens by itself (<details>); the shortcut labels are hidden, as the shortcuts need
+    # the script; the bare textarea takes the code.
+    page.get_by_text("Hint 1 of").click()
+    page.get_by_text("Hint 2 of").click()
+    expect(page.locator("details.hint[open]")).to_have_count(2)
+    expect(page.locator(".actions kbd").first).to_be_hidden()
+    textarea = page.get_by_label("Your solution")
+    textarea.fill((SOLUTIONS / "wrong_value.py").read_text())
+    page.get_by_role("button", name="Run visible tests").click()
+
+    # The submission's page reloads itself (a meta refresh) until the verdict is in.
+    expect(page).to_have_url(re.compile(r"/submissions/\d+/$"))
+    expect_verdict(page, "wrong_answer")
+    expect(page.get_by_test_id("failing-input").first).to_contain_text("dtype=jnp.float32")
+    expect(page.locator("table.tests")).to_contain_text("but 10.0 was expected")
+    insight = page.get_by_test_id("insight")
+    expect(insight).to_have_attribute("open", "")  # open from the start: no script needed to read it
+    insight.get_by_text("StableHLO").first.click()
+    expect(insight.locator("pre.stablehlo").first).to_contain_text("stablehlo.reduce")
+
+    page.get_by_role("link", name=re.compile("Ahead-of-time compilation")).click()
+    page.get_by_label("Your solution").fill(load_problem("aot_compiled_sum").reference_solution.read_text())
+    page.get_by_role("button", name="Submit").click()
+    expect_verdict(page, "accepted (100/100)")
+    expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
+    context.close()

@@ -91,6 +91,8 @@
       (event.shiftKey ? submit : run)();
     }
   });
+  // The buttons show these shortcuts only now that they work (see site.css).
+  form.classList.add("has-shortcuts");
 
   // Drafts: saved a second after the last keystroke.
   let timer = null;
