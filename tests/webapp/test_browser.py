@@ -176,6 +176,13 @@ def test_the_workspace_is_side_by_side_on_a_wide_screen_and_stacked_on_a_phone(b
         else:
             assert work["y"] >= statement["y"] + statement["height"] - 1, (statement, work)
             expect(page.locator(".splitter")).to_be_hidden()
+            # Why a test failed is on the screen, not off to the right of a wide table.
+            write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
+            page.get_by_role("button", name="Run visible tests").click()
+            expect_verdict(page, "wrong_answer")
+            for why in (page.get_by_test_id("failing-input").first, page.locator("td.feedback .message").first):
+                box = why.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
         context.close()
 
 
