@@ -147,7 +147,9 @@ def selftest(backend: Backend) -> bool:
         # Each check has a sandbox of its own, and most of a check is its sandbox starting: a few
         # at a time, reported in order.
         with ThreadPoolExecutor(max_workers=CHECKS_AT_ONCE) as executor:
-            for check, (passed, what) in zip(checks, executor.map(lambda c: run_check(backend, c), checks)):
+            for check, (passed, what) in zip(
+                checks, executor.map(lambda c: run_check(backend, c), checks), strict=True
+            ):
                 all_passed &= passed
                 print(f"{'ok  ' if passed else 'FAIL'} {check.name:<48} {what}")
     print(f"{backend.name}: {'all checks passed' if all_passed else 'SOME CHECKS FAILED'}")
