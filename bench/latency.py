@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import jax
 
 from bench.stats import BUNDLED_PROBLEMS, p90
+from grader import harness
 from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import load_problem
 from grader.source import read_submission
@@ -111,11 +113,25 @@ def insight_cost(slugs: list[str], runs: int) -> None:
     turn (so that the machine's drift touches both alike); medians, and the median of the
     paired differences. An accepted Submit: the insight includes the reference's side."""
     enable_compilation_cache()
+    # The insight's own step, timed where it runs: a paired difference of whole gradings is
+    # only as steady as the gradings (static_power's vary by ±0.15 s from run to run).
+    steps: list[float] = []
+    collect = harness.collect_insight
+
+    def timed_collect(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            return collect(*args, **kwargs)
+        finally:
+            steps.append(time.perf_counter() - started)
+
+    harness.collect_insight = timed_collect
     with SandboxPool(get_backend(), size=1) as pool:
         for slug in slugs:
             problem = load_problem(slug)
             source = read_submission(problem.reference_solution)
             times: dict[bool, list[float]] = {False: [], True: []}
+            steps.clear()
             for run in range(runs + 1):
                 for insight in (False, True):
                     pool.wait_ready()
@@ -128,7 +144,8 @@ def insight_cost(slugs: list[str], runs: int) -> None:
             added = statistics.median(b - a for a, b in zip(times[False], times[True], strict=True))
             print(
                 f"{slug:<18} warm without insight {statistics.median(times[False]):.3f}s, "
-                f"with {statistics.median(times[True]):.3f}s: +{added:.3f}s (median of {runs} pairs)"
+                f"with {statistics.median(times[True]):.3f}s: {added:+.3f}s (median of {runs} pairs); "
+                f"the insight step itself {statistics.median(steps[1:]):.3f}s (median), {max(steps[1:]):.3f}s at most"
             )
 
 
