@@ -43,7 +43,8 @@ class SandboxCgroup:
     @classmethod
     def create(cls, *, memory_bytes: int, max_pids: int) -> SandboxCgroup | None:
         """Make the groups and set their limits; None where cgroups cannot be used here."""
-        name = f"sandbox-{uuid.uuid4().hex[:12]}"
+        # The owner's process id is in the name, so that groups left by dead owners can be told.
+        name = f"sandbox-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         try:
             if (CGROUP_ROOT / "memory" / "memory.limit_in_bytes").exists() and (CGROUP_ROOT / "pids").is_dir():
                 group = cls(CGROUP_ROOT / "memory" / PARENT_NAME / name, CGROUP_ROOT / "pids" / PARENT_NAME / name, 1)
@@ -86,15 +87,19 @@ class SandboxCgroup:
             if path.exists():
                 path.write_text(str(memory_bytes))
 
+    @property
+    def directories(self) -> set[Path]:
+        """Every directory of the sandbox's groups (one in v2)."""
+        return {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set())
+
     def enter_prefix(self) -> list[str]:
         """A command prefix that runs the rest of the command inside this cgroup."""
-        directories = {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set())
-        procs = {str(directory / "cgroup.procs") for directory in directories}
+        procs = {str(directory / "cgroup.procs") for directory in self.directories}
         return ["/bin/sh", "-c", ENTER_CGROUPS, "enter-cgroups", *sorted(procs), "--"]
 
     def add(self, pid: int) -> None:
         """Move a running process (all its threads) into the groups."""
-        for directory in {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set()):
+        for directory in self.directories:
             (directory / "cgroup.procs").write_text(str(pid))
 
     def oom_killed(self) -> bool:
@@ -119,7 +124,7 @@ class SandboxCgroup:
 
     def remove(self) -> None:
         """Kill whatever is left in the groups and delete them."""
-        for directory in {self.memory_dir, self.pids_dir} | ({self.cpu_dir} if self.cpu_dir else set()):
+        for directory in self.directories:
             for _ in range(50):
                 pids = [int(p) for p in _read(directory / "cgroup.procs").split()]
                 for pid in pids:
@@ -129,6 +134,51 @@ class SandboxCgroup:
                     directory.rmdir()
                     break
                 time.sleep(0.01)
+
+
+# A group stands empty only for a moment: between the death of its sandbox and its owner
+# reading what happened (an OOM kill, the CPU used) and removing it.
+ABANDONED_AFTER_S = 60.0
+
+
+def remove_abandoned(older_than_s: float = ABANDONED_AFTER_S) -> int:
+    """Delete the sandbox groups that dead owners left behind; return how many.
+
+    A worker killed by SIGKILL (or by SIGTERM mid-grade) takes its sandboxes with it
+    (``--die-with-parent``) but not their groups, which would pile up on the host. A group is
+    deleted only when empty, older than ``older_than_s`` and of an owner no longer running (or
+    of unknown owner): a live owner may be about to read why its sandbox died.
+    """
+    parents = [CGROUP_ROOT / PARENT_NAME] + [CGROUP_ROOT / h / PARENT_NAME for h in ("memory", "pids", "cpuacct")]
+    now, removed = time.time(), 0
+    for parent in parents:
+        if not parent.is_dir():
+            continue
+        for directory in parent.glob("sandbox-*"):
+            try:
+                if _owner_running(directory.name) or now - directory.stat().st_mtime < older_than_s:
+                    continue
+                if _read(directory / "cgroup.procs").strip():
+                    continue
+                directory.rmdir()  # the kernel refuses a group that still holds a process
+                removed += 1
+            except OSError:
+                continue  # removed meanwhile by its owner, or not ours to remove
+    return removed
+
+
+def _owner_running(name: str) -> bool:
+    _, _, rest = name.partition("-")
+    owner, _, _ = rest.partition("-")
+    if not owner.isdigit():
+        return False  # named before owners were: its owner cannot be told
+    try:
+        os.kill(int(owner), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _read(path: Path) -> str:

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from sandbox import cgroups
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.forkserver import ForkServer, ForkServerError, ForkServerUnsupported
 from sandbox.session import SandboxSession
@@ -47,6 +48,8 @@ class SandboxPool:
         self._servers: list[ForkServer] = []
         self._idle: list[SandboxSession] = []
         self._lock = threading.Lock()
+        if backend.uses_host_cgroups:
+            cgroups.remove_abandoned()  # a pool starts where a killed one may have left its groups
         self.refill()
 
     def refill(self) -> None:
