@@ -20,6 +20,11 @@ class Verdict(enum.StrEnum):
     # nothing was run. Batch grading gives such a file a row of its own rather than stopping.
     INVALID_SUBMISSION = "invalid_submission"
 
+    @property
+    def label(self) -> str:
+        """The verdict as a student reads it ("Wrong answer"); the value is for machines."""
+        return self.value.replace("_", " ").capitalize()
+
 
 # When several tests fail for different reasons, the submission's verdict is the first
 # of these that occurred: a limit explains the failures after it, not the other way round.

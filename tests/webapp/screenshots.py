@@ -40,7 +40,7 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shot("problem")
     write_code(page, (solutions_dir() / SLUG / "wrong_value.py").read_text())
     page.get_by_role("button", name="Run visible tests").click()
-    expect(page.get_by_test_id("verdict")).to_contain_text("wrong_answer", timeout=VERDICT_TIMEOUT_MS)
+    expect(page.get_by_test_id("verdict")).to_contain_text("Wrong answer", timeout=VERDICT_TIMEOUT_MS)
     page.locator("table.tests").scroll_into_view_if_needed()
     shot("failing-result")
     page.get_by_test_id("insight").get_by_text("StableHLO").first.click()
@@ -48,7 +48,7 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shot("insight")
     write_code(page, load_problem(SLUG).reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
-    expect(page.get_by_test_id("verdict")).to_contain_text("accepted", timeout=VERDICT_TIMEOUT_MS)
+    expect(page.get_by_test_id("verdict")).to_contain_text("Accepted", timeout=VERDICT_TIMEOUT_MS)
     page.get_by_test_id("artifacts-reference").scroll_into_view_if_needed()
     shot("insight-with-reference")
     return shots

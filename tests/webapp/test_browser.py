@@ -111,7 +111,8 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page
     # Run (Ctrl-Enter in the editor): the visible tests only.
     write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
     page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Enter")
-    expect_verdict(page, "wrong_answer")
+    expect_verdict(page, "Wrong answer")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-verdict", "wrong_answer")  # for scripts
     tests = page.locator("table.tests")
     expect(tests).to_contain_text("visible")
     expect(tests).not_to_contain_text("hidden")
@@ -130,7 +131,7 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page
 
     # Submit a wrong solution (Ctrl-Shift-Enter): hidden tests too, told without their code.
     page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Shift+Enter")
-    expect_verdict(page, "wrong_answer")
+    expect_verdict(page, "Wrong answer")
     expect(tests).to_contain_text("hidden")
     expect(page.locator("table.tests .outcome-failed").first).to_be_visible()
     for internal in ("Failing test case", "Falsifying", "submission=", "settings.verbosity", "assert_same_array"):
@@ -139,11 +140,12 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page
     # Then the right one, and the reference's executable beside the student's.
     write_code(page, load_problem("aot_compiled_sum").reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
-    expect_verdict(page, "accepted (100/100)")
+    expect_verdict(page, "Accepted (100/100)")
     expect(page.locator("table.tests .outcome-failed")).to_have_count(0)
     expect(page.get_by_test_id("artifacts-yours")).to_contain_text("FLOPs")
     expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
     expect(page.locator("#history tbody tr")).to_have_count(3)
+    expect(page.locator("#history tbody tr").first).to_contain_text("Accepted")
 
     # The draft was kept: a reload shows the last code, not the starter.
     page.reload()
@@ -179,7 +181,7 @@ def test_the_workspace_is_side_by_side_on_a_wide_screen_and_stacked_on_a_phone(b
             # Why a test failed is on the screen, not off to the right of a wide table.
             write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
             page.get_by_role("button", name="Run visible tests").click()
-            expect_verdict(page, "wrong_answer")
+            expect_verdict(page, "Wrong answer")
             for why in (page.get_by_test_id("failing-input").first, page.locator("td.feedback .message").first):
                 box = why.bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
@@ -221,7 +223,7 @@ def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_e
     expect(page.get_by_test_id("code-editor")).to_have_count(0)
     textarea.fill(load_problem("aot_compiled_sum").reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
-    expect_verdict(page, "accepted")
+    expect_verdict(page, "Accepted")
 
     page.goto(f"{site}/progress/")
     expect(page.locator('td[data-slug="aot_compiled_sum"]')).to_have_text("solved after viewing the solution")
@@ -251,7 +253,7 @@ def test_the_whole_journey_works_with_javascript_turned_off(browser: Browser, si
 
     # The submission's page reloads itself (a meta refresh) until the verdict is in.
     expect(page).to_have_url(re.compile(r"/submissions/\d+/$"))
-    expect_verdict(page, "wrong_answer")
+    expect_verdict(page, "Wrong answer")
     expect(page.get_by_test_id("failing-input").first).to_contain_text("dtype=jnp.float32")
     expect(page.locator("table.tests")).to_contain_text("but 10.0 was expected")
     insight = page.get_by_test_id("insight")
@@ -262,6 +264,6 @@ def test_the_whole_journey_works_with_javascript_turned_off(browser: Browser, si
     page.get_by_role("link", name=re.compile("Ahead-of-time compilation")).click()
     page.get_by_label("Your solution").fill(load_problem("aot_compiled_sum").reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
-    expect_verdict(page, "accepted (100/100)")
+    expect_verdict(page, "Accepted (100/100)")
     expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
     context.close()

@@ -162,6 +162,7 @@ def test_only_the_owner_and_staff_see_a_submission(client, catalog, student, dja
     assert [client.get(url).status_code for url in pages] == [200, 200]
     data = client.get(pages[1]).json()
     assert (data["status"], data["verdict"], data["finished"]) == ("graded", "wrong_answer", True)
+    assert data["verdict_label"] == "Wrong answer"
     assert [test["name"] for test in data["tests"]] == ["test_sums"]
 
     client.force_login(django_user_model.objects.create_user("root", password="a-long-password-3", is_staff=True))

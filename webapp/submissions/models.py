@@ -288,6 +288,11 @@ class Submission(models.Model):
         return submission
 
     @property
+    def verdict_label(self) -> str:
+        """The verdict as the student reads it ("Wrong answer"); empty until graded."""
+        return Verdict(self.verdict).label if self.verdict else ""
+
+    @property
     def finished(self) -> bool:
         return self.status in (self.Status.GRADED, self.Status.FAILED)
 
@@ -309,6 +314,7 @@ class Submission(models.Model):
             "status": self.status,
             "finished": self.finished,
             "verdict": self.verdict,
+            "verdict_label": self.verdict_label,
             "score": self.score,
             "max_score": self.max_score,
             "message": report.get("message", ""),

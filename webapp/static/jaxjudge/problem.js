@@ -35,7 +35,7 @@
     link.href = pageUrl;
     row.insertCell().append(link);
     row.append(element("td", data.kind), element("td", new Date(data.created_at).toLocaleString()));
-    row.append(element("td", data.verdict || data.status, `verdict ${data.verdict || data.status}`));
+    row.append(element("td", data.verdict_label || data.status, `verdict ${data.verdict || data.status}`));
     row.append(element("td", data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`));
   }
 
