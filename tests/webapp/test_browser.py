@@ -177,6 +177,11 @@ def test_the_workspace_is_side_by_side_on_a_wide_screen_and_stacked_on_a_phone(b
             expect(page.locator(".splitter")).to_be_visible()
         else:
             assert work["y"] >= statement["y"] + statement["height"] - 1, (statement, work)
+            # Nothing runs off the side of a phone: no page scrolls sideways (wide tables scroll
+            # in their own box).
+            for path in ("/", "/problems/aot_compiled_sum/"):
+                page.goto(f"{site}{path}")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, path
             expect(page.locator(".splitter")).to_be_hidden()
             # Why a test failed is on the screen, not off to the right of a wide table.
             write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
