@@ -17,6 +17,7 @@ Everything from the sandbox is checked, capped and made printable here, once.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import types
 from collections import defaultdict
@@ -61,7 +62,7 @@ def collect(proxy: SubmissionProxy, reference: types.ModuleType | None, *, with_
         "visible_totals": _totals(calls[:hidden_from]),
         "hidden_totals": _totals(calls[hidden_from:]),
         "warnings": warnings_for(calls),
-        "notes": notes_for(calls),
+        "notes": notes_for(calls, parameter_names(reference)),
     }
     if proxy.first_visible_call is not None:
         name, args, kwargs = proxy.first_visible_call
@@ -126,19 +127,43 @@ def warnings_for(calls: list[CallRecord]) -> list[str]:
     return found
 
 
-def notes_for(calls: list[CallRecord]) -> list[str]:
-    """What is worth knowing but may well be meant: a compile per value of a Python number."""
+def notes_for(calls: list[CallRecord], parameters: dict[str, list[str]] | None = None) -> list[str]:
+    """What is worth knowing but may well be meant: a compile per value of a Python number.
+
+    ``parameters``: the entry points' parameter names (the reference's), to name the argument
+    whose values changed; without them it is told by its position.
+    """
     found: list[str] = []
     for name, made in _entry_point_calls(calls).items():
         values = {call.scalars for call in made if call.scalars and call.events.backend_compile_events}
         if len(values) >= VALUES_WORTH_A_WARNING:
+            places = sorted({where for value in values for where, _ in value}, key=lambda w: (not w.isdigit(), w))
+            changing = [where for where in places if len({dict(value).get(where) for value in values}) > 1]
+            names = [_argument_name((parameters or {}).get(name, []), where) for where in changing or places]
             found.append(
-                f"{name} was compiled for each new value of its Python number arguments "
-                f"({len(values)} values): JAX specializes the program to them (a static argument). "
-                "Right when they seldom change; for a value that changes often, pass an array and "
-                "loop with jax.lax.fori_loop."
+                f"{name} was compiled for each new value of {' and '.join(names)} "
+                f"({len(values)} values): JAX specializes the program to the Python numbers it is "
+                "given (a static argument). Right when they seldom change; for a value that changes "
+                "often, pass it as an array and loop with jax.lax.fori_loop."
             )
     return found
+
+
+def parameter_names(reference: types.ModuleType | None) -> dict[str, list[str]]:
+    """The parameter names of the reference's functions (trusted code: the sandbox is not asked)."""
+    names: dict[str, list[str]] = {}
+    for attribute, value in vars(reference or types.ModuleType("none")).items():
+        if inspect.isfunction(value):
+            with contextlib.suppress(TypeError, ValueError):
+                names[attribute] = list(inspect.signature(value).parameters)
+    return names
+
+
+def _argument_name(parameters: list[str], where: str) -> str:
+    if where.isdigit():
+        position = int(where)
+        return f"`{parameters[position]}`" if position < len(parameters) else f"argument {position + 1}"
+    return f"`{where}`"
 
 
 def _entry_point_calls(calls: list[CallRecord]) -> dict[str, list[CallRecord]]:

@@ -224,7 +224,9 @@ class CallRecord:
     name: str
     events: JaxEvents
     inputs: Signature = ()
-    scalars: tuple[str, ...] = ()
+    # The Python numbers among the arguments: (where it was passed, its value), where is a
+    # position ("0", "1", ...) or a keyword.
+    scalars: tuple[tuple[str, str], ...] = ()
 
 
 class PortableFunction:
@@ -499,7 +501,7 @@ class SubmissionProxy:
         if self._failure is not None:
             raise SubmissionUnavailable(self._failure)
         inputs = signature_of((fields.get("args"), fields.get("kwargs")))
-        scalars = _plain_numbers((fields.get("args"), fields.get("kwargs")))
+        scalars = _plain_numbers(fields.get("args"), fields.get("kwargs"))
         for key in ("args", "kwargs"):
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
@@ -576,11 +578,19 @@ class SubmissionProxy:
         return value
 
 
-def _plain_numbers(tree: Any) -> tuple[str, ...]:
-    """The Python numbers among a call's arguments (the harness's own), as text: JAX treats
-    them as constants, and a new value may mean a new compile."""
-    leaves = jax.tree_util.tree_leaves(tree)
-    return tuple(repr(leaf)[:40] for leaf in leaves if type(leaf) in (bool, int, float))[:16]
+def _plain_numbers(args: Any, kwargs: Any) -> tuple[tuple[str, str], ...]:
+    """The Python numbers among a call's arguments (the harness's own), as text, with the
+    position or keyword they were passed at: JAX treats them as constants, and a new value may
+    mean a new compile."""
+    passed = [*enumerate(args if isinstance(args, (list, tuple)) else ())]
+    passed += list(kwargs.items()) if isinstance(kwargs, dict) else []
+    found = [
+        (str(where), repr(leaf)[:40])
+        for where, value in passed
+        for leaf in jax.tree_util.tree_leaves(value)
+        if type(leaf) in (bool, int, float)
+    ]
+    return tuple(found[:16])
 
 
 def _is_dimension(value: Any) -> bool:

@@ -3,13 +3,16 @@ nothing from the sandbox believed unchecked."""
 
 from __future__ import annotations
 
+import types
+
 import jax
 import jax.numpy as jnp
 import pytest
 
 from grader.harness import grade_submission
-from grader.insight import artifacts_from_wire
+from grader.insight import artifacts_from_wire, notes_for, parameter_names
 from grader.problem import load_problem
+from grader.proxy import CallRecord, JaxEvents
 from grader.source import SubmissionSource, read_submission
 from sandbox.backends import BwrapBackend
 from sandbox.pool import SandboxPool
@@ -107,8 +110,29 @@ def test_static_power_is_traced_with_its_python_number_static_and_noted(graded):
     assert artifacts["cost"]["flops"] == report.insight["reference"]["cost"]["flops"]
     assert report.insight["warnings"] == []
     # A compile per value of n is what a static argument means: a note, not a warning.
-    assert any("each new value of its Python number" in note for note in report.insight["notes"])
+    assert any("compiled for each new value of `n` (" in note for note in report.insight["notes"]), report.insight[
+        "notes"
+    ]
     assert reference.slug == "static_power"
+
+
+def test_the_note_names_the_argument_whose_values_each_compiled():
+    def compiled(*scalars):
+        return CallRecord("power", JaxEvents(backend_compile_events=1), (), scalars)
+
+    calls = [compiled(("1", str(n)), ("dtype", "1")) for n in range(6)]  # a keyword that never changes
+    reference = types.ModuleType("reference")
+    exec("def power(x, n, *, dtype=1):\n    return x ** n\n", reference.__dict__)
+    assert parameter_names(reference) == {"power": ["x", "n", "dtype"]}
+    [note] = notes_for(calls, parameter_names(reference))
+    assert note.startswith("power was compiled for each new value of `n` (6 values)")
+    # Without the reference's names it is told by its position; a changing keyword by its name.
+    [note] = notes_for(calls)
+    assert note.startswith("power was compiled for each new value of argument 2 (6 values)")
+    [note] = notes_for([compiled(("n", str(n))) for n in range(5)])
+    assert "of `n` (5 values)" in note
+    # Fewer values than that are nothing to note.
+    assert notes_for([compiled(("1", str(n))) for n in range(4)]) == []
 
 
 def test_a_jit_made_in_every_call_is_warned_about_and_the_verdict_stays(graded):
