@@ -15,17 +15,18 @@ FRONTEND := webapp/frontend
 run: setup
 	$(PY) -m webapp.serve
 
-# The whole suite on SQLite and, beside it, the grading queue's, submissions' and workers' tests
-# again on a throwaway PostgreSQL server (tests/postgres.py). The SQLite pass leaves about a
-# third of two cores idle, which the PostgreSQL pass takes (12 min 0 s for both, against
-# 13 min 18 s one after the other); its output is shown when it ends.
-test: setup browser postgres lint
+# The whole suite on SQLite and, beside it, lint and the grading queue's, submissions' and
+# workers' tests again on a throwaway PostgreSQL server (tests/postgres.py). The SQLite pass
+# leaves about a third of two cores idle, which the other lane takes (12 min 0 s for both
+# passes, against 13 min 18 s one after the other); that lane's output is shown when it ends.
+test: setup browser postgres
 	@mkdir -p out
-	$(PY) -m tests.postgres > out/postgres-tests.log 2>&1 & postgres=$$!; \
+	{ $(MAKE) --no-print-directory lint; lint=$$?; $(PY) -m tests.postgres; pg=$$?; \
+	  test $$lint -eq 0 -a $$pg -eq 0; } > out/lint-and-postgres.log 2>&1 & beside=$$!; \
 	$(PY) -m pytest; sqlite=$$?; \
-	wait $$postgres; pg=$$?; \
-	echo "== the PostgreSQL pass (out/postgres-tests.log) =="; tail -n 40 out/postgres-tests.log; \
-	test $$sqlite -eq 0 -a $$pg -eq 0
+	wait $$beside; others=$$?; \
+	echo "== lint and the PostgreSQL pass (out/lint-and-postgres.log) =="; cat out/lint-and-postgres.log; \
+	test $$sqlite -eq 0 -a $$others -eq 0
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -4,6 +4,7 @@ under nbclient. All problems are validated once, in parallel."""
 
 import copy
 import dataclasses
+import shutil
 
 import nbformat
 import pytest
@@ -50,8 +51,15 @@ def test_a_notebook_that_does_not_run_is_reported_with_its_cell():
     assert "compile_for.ipynb: cell 2 failed under nbclient: ValueError: a broken example" in check.detail
 
 
-def test_a_hidden_test_that_sends_the_reference_into_the_sandbox_is_caught():
+def test_a_hidden_test_that_sends_the_reference_into_the_sandbox_is_caught(tmp_path):
     problem = load_problem("aot_compiled_sum")
+    # Only the reference and the first wrong solution (whose grading is watched): the others
+    # are graded by the test above.
+    solutions = tmp_path / problem.slug
+    solutions.mkdir()
+    for path in (problem.reference_solution, problem.wrong_solutions()[0]):
+        shutil.copy(path, solutions / path.name)
+    problem = dataclasses.replace(problem, solutions_root=tmp_path)
     first_wrong = problem.wrong_solutions()[0].read_text()  # the solution whose grading is watched
     lines = [line.strip() for line in problem.reference_solution.read_text().splitlines()]
     line = max((line for line in lines if len(line) > 12 and line not in first_wrong), key=len)
