@@ -152,7 +152,9 @@ def notes_for(calls: list[CallRecord], parameters: dict[str, list[str]] | None =
 def parameter_names(reference: types.ModuleType | None) -> dict[str, list[str]]:
     """The parameter names of the reference's functions (trusted code: the sandbox is not asked)."""
     names: dict[str, list[str]] = {}
-    for attribute, value in vars(reference or types.ModuleType("none")).items():
+    if reference is None:
+        return names
+    for attribute, value in vars(reference).items():
         if inspect.isfunction(value):
             with contextlib.suppress(TypeError, ValueError):
                 names[attribute] = list(inspect.signature(value).parameters)

@@ -158,8 +158,6 @@ def remove_abandoned(older_than_s: float = ABANDONED_AFTER_S) -> int:
             try:
                 if _owner_running(directory.name) or now - directory.stat().st_mtime < older_than_s:
                     continue
-                if _read(directory / "cgroup.procs").strip():
-                    continue
                 directory.rmdir()  # the kernel refuses a group that still holds a process
                 removed += 1
             except OSError:
@@ -177,7 +175,7 @@ def _owner_running(name: str) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass  # running, as another user
     return True
 
 
