@@ -34,7 +34,7 @@ from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
 from sandbox.backends import Backend, SandboxLimits, get_backend
-from sandbox.kernel import CellFailed
+from sandbox.notebook import CellFailed, NotebookBroken
 from sandbox.session import SandboxSession
 
 VISIBLE_TESTS_FILE = "test_visible.py"
@@ -74,7 +74,7 @@ def grade_submission(
     started = time.perf_counter()
     enable_compilation_cache()
     report = Report(problem=problem.slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=problem.points)
-    if session is not None and source.is_notebook and session.kernel is None:
+    if session is not None and source.is_notebook and not session.notebook:
         session.close()  # a sandbox started for a .py file has no kernel to run cells on
         session = None
     try:
@@ -119,6 +119,9 @@ def _grade_in_session(
         syntax = exc.error_type in ("SyntaxError", "IndentationError", "TabError")
         report.verdict = Verdict.SYNTAX_ERROR if syntax else Verdict.RUNTIME_ERROR
         report.message = f"{exc}\n{exc.traceback}"[:MAX_MESSAGE_CHARS]
+        return
+    except NotebookBroken as exc:
+        report.verdict, report.message = Verdict.RUNTIME_ERROR, f"while running your notebook: {exc}"
         return
     except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
         verdict, message = explain_failure(exc)

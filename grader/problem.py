@@ -159,12 +159,20 @@ def _tags(cell: Any) -> list[str]:
 
 
 def find_problem(slug_or_path: str) -> Path:
-    """The notebook for a slug (looked up in the problems folder) or a path to one."""
+    """The notebook for a slug (looked up in the problems folder) or a path to one.
+
+    Only staff name a problem by path (``--problem``); a slug that came from a student's file
+    goes through ``installed_problem``, which never takes a path.
+    """
     candidate = Path(slug_or_path)
     if candidate.suffix == ".ipynb":
         if not candidate.is_file():
             raise ProblemError(f"{candidate}: no such notebook")
         return candidate
+    return _installed_path(slug_or_path)
+
+
+def _installed_path(slug_or_path: str) -> Path:
     if not SLUG_PATTERN.match(slug_or_path):
         raise ProblemError(f"{slug_or_path!r} is not a problem slug (lowercase letters, digits, _)")
     path = problems_dir() / f"{slug_or_path}.ipynb"
@@ -185,6 +193,15 @@ def load_problem(slug_or_path: str | Path, *, solutions_root: Path | None = None
     except Exception as exc:  # nbformat raises JSON, validation and OS errors alike
         raise ProblemError(f"{path}: not a readable notebook: {exc}") from None
     return _parse(path, notebook, solutions_root or solutions_dir())
+
+
+def installed_problem(slug: str) -> Problem:
+    """The installed problem named ``slug``: never a path, whatever the string holds.
+
+    For names that come from a handed-in file (a notebook's ``grader.slug``): a path there
+    would have the harness import the hidden tests of a notebook the student wrote.
+    """
+    return load_problem(_installed_path(slug))
 
 
 def all_problems() -> list[Problem]:

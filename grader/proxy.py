@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -24,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sandbox import protocol
-from sandbox.kernel import NotebookRun, run_notebook_cells
+from sandbox.notebook import NotebookRun, cells_to_run, take_run
 from sandbox.session import SandboxError, SandboxSession
 
 # Durations the sandbox reports are believed up to this many seconds (far above any limit),
@@ -372,6 +373,7 @@ class SubmissionProxy:
         self.tampering: list[str] = []
         self.devices = 0  # JAX devices the sandbox has (as it says)
         self.notebook_run: NotebookRun | None = None  # how the cells ran, for a notebook
+        self._last_reply: dict[str, Any] = {}
         # The last call of an entry point as the harness made it (trusted values: the harness
         # made them), and how many such calls there were: feedback shows the failing input.
         self.last_arguments: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
@@ -396,17 +398,19 @@ class SubmissionProxy:
         notebook) as Jupyter would; its functions are then what the cells defined.
 
         ``notebook`` (an ``nbformat`` node) gets the cells' outputs; ``notebook_run`` says how
-        it went. Raises ``CellFailed`` for a cell that raised, like ``load`` otherwise.
+        it went. Raises ``CellFailed`` for a cell that raised and ``NotebookBroken`` for a run
+        the kernel broke, like ``load`` otherwise.
         """
         proxy = cls(session)
-        runs: list[NotebookRun] = []
-        names = proxy._request(
-            protocol.NOTEBOOK,
-            "notebook",
-            meanwhile=lambda: runs.append(run_notebook_cells(session, notebook)),
-            cpu_devices=cpu_devices,
-        )
-        proxy.notebook_run = runs[0]
+        ran = cells_to_run(notebook)
+        sources = [source if isinstance(source := notebook.cells[index].get("source"), str) else "" for index in ran]
+        started = time.monotonic()
+        limit, devices = session.limits.output_limit_bytes, cpu_devices
+        names = proxy._request(protocol.NOTEBOOK, "notebook", cells=sources, output_limit=limit, cpu_devices=devices)
+        try:
+            proxy.notebook_run = take_run(session, notebook, ran, proxy._last_reply, time.monotonic() - started)
+        except SandboxError as exc:  # it printed too much: the sandbox is killed
+            raise SubmissionUnavailable(exc) from None
         proxy._loaded(names)
         return proxy
 
@@ -495,7 +499,7 @@ class SubmissionProxy:
             self.first_visible_call = self.last_arguments
         return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
 
-    def _request(self, op: str, label: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any) -> Any:
+    def _request(self, op: str, label: str, **fields: Any) -> Any:
         if self.tampering:
             raise TamperingDetected(self.tampering)
         if self._failure is not None:
@@ -506,7 +510,7 @@ class SubmissionProxy:
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
         try:
-            reply_op, reply = self._session.request(op, meanwhile=meanwhile, **fields)
+            reply_op, reply = self._session.request(op, **fields)
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
@@ -516,6 +520,7 @@ class SubmissionProxy:
         if integrity:
             self.tampering = [problem[:300] for problem in integrity[:8]]
             raise TamperingDetected(self.tampering)
+        self._last_reply = reply
         self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events")), inputs, scalars))
         if reply_op == protocol.ERROR:
             raise submission_exception(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from sandbox import grading_xla_flags
-from sandbox.protocol import FORK_SERVER_VARIABLE, KERNEL_DIRECTORY_VARIABLE
+from sandbox.protocol import FORK_SERVER_VARIABLE, NOTEBOOK_VARIABLE
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parent
 RUNTIME_MOUNT = "/opt/jaxjudge"
@@ -29,8 +29,6 @@ RUNTIME_MOUNT = "/opt/jaxjudge"
 # sandbox names the host's layout (the checkout, a home directory, a pyenv prefix).
 PYTHON_MOUNT = "/opt/python"
 SITE_PACKAGES_MOUNT = "/opt/site-packages"
-# Where a sandbox started for a notebook sees its kernel directory (bwrap and docker).
-KERNEL_MOUNT = "/kernel"
 # An unprivileged uid/gid inside the sandbox's user namespace ("nobody").
 SANDBOX_UID = 65534
 
@@ -83,39 +81,34 @@ class Backend:
             raise BackendUnavailable(f"unknown device {device!r}; choose cpu or gpu")
         self.device = device
 
-    # Who must own a kernel directory for the sandbox to create its sockets there, and where
-    # the sandbox sees it (None: at the host's path).
-    kernel_directory_owner: int | None = None
-    kernel_mount: str | None = None
-
     def command(
         self,
         limits: SandboxLimits,
         *,
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
-        kernel_directory: str | None = None,
+        notebook: bool = False,
         fork_server_fd: int | None = None,
     ) -> list[str]:
         """The command line; ``cgroup_prefix`` (from ``SandboxCgroup``) enforces memory and pids.
 
-        ``kernel_directory``, a host directory, is shared read-write with a sandbox started to
-        run a notebook: its kernel's connection file and sockets are there. ``fork_server_fd``
-        makes the sandbox a fork server (``sandbox.forkserver``) controlled over that fd.
+        ``notebook``: the sandbox runs a notebook, wholly inside (its kernel and nbclient); it
+        shares nothing with the host but its pipes. ``fork_server_fd`` makes the sandbox a fork
+        server (``sandbox.forkserver``) controlled over that fd.
         """
         raise NotImplementedError
 
     # Whether the backend can run a fork server (one sandbox forking single-use runtimes).
     supports_fork_server = False
 
-    def environment(self, kernel_directory: str | None = None, fork_server_fd: int | None = None) -> dict[str, str]:
+    def environment(self, notebook: bool = False, fork_server_fd: int | None = None) -> dict[str, str]:
         # The runtime sees nothing of the worker's environment: no secrets, no paths.
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JAX_PLATFORMS": "cpu", "XLA_FLAGS": grading_xla_flags()}
         if self.device == "gpu":
             # Allocate GPU memory as needed: a sandbox must not take the whole device.
             env.update({"JAX_PLATFORMS": "cuda", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
-        if kernel_directory is not None:
-            env[KERNEL_DIRECTORY_VARIABLE] = kernel_directory
+        if notebook:
+            env[NOTEBOOK_VARIABLE] = "1"
         if fork_server_fd is not None:
             env[FORK_SERVER_VARIABLE] = str(fork_server_fd)
         return env
@@ -145,7 +138,6 @@ class BwrapBackend(Backend):
 
     name = "bwrap"
     isolated = True
-    kernel_mount = KERNEL_MOUNT
     supports_fork_server = True
 
     def __init__(
@@ -168,7 +160,7 @@ class BwrapBackend(Backend):
         *,
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
-        kernel_directory: str | None = None,
+        notebook: bool = False,
         fork_server_fd: int | None = None,
     ) -> list[str]:
         args = [
@@ -207,9 +199,7 @@ class BwrapBackend(Backend):
             # Device nodes need --dev-bind to stay usable; driver libraries are read-only.
             args += ["--dev-bind", path, path] if path.startswith("/dev/") else ["--ro-bind", path, path]
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
-        if kernel_directory is not None:
-            args += ["--bind", kernel_directory, KERNEL_MOUNT]
-        environment = self.environment(KERNEL_MOUNT if kernel_directory is not None else None, fork_server_fd)
+        environment = self.environment(notebook, fork_server_fd)
         for key, value in {**environment, **interpreter.environment}.items():
             args += ["--setenv", key, value]
         command = [interpreter.executable, "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT, interpreter.site_dirs)]
@@ -240,7 +230,7 @@ class ProcessBackend(Backend):
         *,
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
-        kernel_directory: str | None = None,
+        notebook: bool = False,
         fork_server_fd: int | None = None,
     ) -> list[str]:
         # The environment is the session's to give (see ``environment``).
@@ -268,17 +258,13 @@ class DockerBackend(Backend):
         self.executable = found
         self.image = image or os.environ.get(f"JAXJUDGE_DOCKER_IMAGE_{device.upper()}", self.IMAGES[device])
 
-    # The container's user must be able to create the kernel's sockets in a host directory.
-    kernel_directory_owner = SANDBOX_UID
-    kernel_mount = KERNEL_MOUNT
-
     def command(
         self,
         limits: SandboxLimits,
         *,
         cgroup_prefix: Sequence[str] = (),
         sandbox_id: str = "sandbox",
-        kernel_directory: str | None = None,
+        notebook: bool = False,
         fork_server_fd: int | None = None,
     ) -> list[str]:
         args = [
@@ -301,9 +287,7 @@ class DockerBackend(Backend):
         ]  # fmt: skip
         if self.device == "gpu":
             args += ["--gpus", "all"]
-        if kernel_directory is not None:
-            args += ["--volume", f"{kernel_directory}:{KERNEL_MOUNT}:rw"]
-        for key, value in self.environment(KERNEL_MOUNT if kernel_directory is not None else None).items():
+        for key, value in self.environment(notebook).items():
             args += ["--env", f"{key}={value}"]
         return [*args, self.image, "python", "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT)]
 

@@ -8,8 +8,8 @@ socket). The child is the submission's process; the session moves it into the se
 cgroup before sending it anything, and kills it like any sandbox process.
 
 One child at a time. When the session ends, the fork server kills every other process of its
-sandbox, reaps them and empties ``/tmp`` and ``/dev/shm`` before forking again, and the host
-removes the child's kernel directory, so nothing one submission did reaches the next. The
+sandbox, reaps them and empties ``/tmp`` and ``/dev/shm`` (a notebook's kernel sockets among
+what it made) before forking again, so nothing one submission did reaches the next. The
 submission runs in PID, user, IPC and mount namespaces of its own, where it can neither see
 nor signal the fork server, which runs no submission code and is not dumpable
 (``runtime.serve_forks``). Any answer of the fork server's that is late or malformed
@@ -25,7 +25,6 @@ import select
 import signal
 import socket
 import subprocess
-import tempfile
 import threading
 import uuid
 from pathlib import Path
@@ -60,10 +59,6 @@ class ForkServer:
         self.limits = limits or SandboxLimits()
         self.notebook = notebook
         self.sandbox_id = f"jaxjudge-forks-{uuid.uuid4().hex[:12]}"
-        # The kernel directory of each notebook is made in here, which the sandbox shares.
-        self.kernels = tempfile.mkdtemp(prefix="jaxjudge-kernels-") if notebook else None
-        if self.kernels is not None and backend.kernel_directory_owner is not None:
-            os.chown(self.kernels, backend.kernel_directory_owner, backend.kernel_directory_owner)
         self.cgroup = (
             SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
             if backend.uses_host_cgroups
@@ -76,13 +71,13 @@ class ForkServer:
                     self.limits,
                     cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
                     sandbox_id=self.sandbox_id,
-                    kernel_directory=self.kernels,
+                    notebook=notebook,
                     fork_server_fd=theirs.fileno(),
                 ),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                env=backend.environment(self.kernels, theirs.fileno()),
+                env=backend.environment(notebook, theirs.fileno()),
                 pass_fds=(theirs.fileno(),),
                 start_new_session=True,
             )
@@ -118,8 +113,8 @@ class ForkServer:
                 pass
         return self.ready is not None
 
-    def fork(self, kernel: str | None = None) -> ForkedProcess:
-        """A new child serving one submission; ``kernel`` names its kernel directory (notebooks)."""
+    def fork(self) -> ForkedProcess:
+        """A new child serving one submission (with a kernel prepared, in a notebook fork server)."""
         self.wait_ready()
         if self.busy:
             raise ForkServerError("the fork server is still serving a submission")
@@ -127,7 +122,7 @@ class ForkServer:
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
         ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
         try:
-            socket.send_fds(self.control, [json.dumps({"op": protocol.FORK, "kernel": kernel}).encode()], theirs)
+            socket.send_fds(self.control, [json.dumps({"op": protocol.FORK}).encode()], theirs)
         except OSError:
             for fd in ours:
                 os.close(fd)
@@ -160,9 +155,6 @@ class ForkServer:
         except (OSError, ForkServerError):
             self.close()
             return None, 0.0
-        if self.kernels is not None:  # whatever the child left there (its kernel directory)
-            for entry in Path(self.kernels).iterdir():
-                _remove(entry)
         self.busy = False
         status, cpu_seconds = ended.get("status"), ended.get("cpu_seconds")
         if not (type(status) is int and -64 < status < 256):
@@ -184,8 +176,6 @@ class ForkServer:
         self._stderr_thread.join(timeout=1)
         if self.cgroup is not None:
             self.cgroup.remove()
-        if self.kernels is not None:
-            _remove(Path(self.kernels))
 
     def __enter__(self) -> ForkServer:
         return self
@@ -324,12 +314,3 @@ def _namespace_pids(pid: int) -> list[int]:
                 return [int(number) for number in line.split()[1:]]
     return []
 
-
-def _remove(path: Path) -> None:
-    import shutil
-
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        with contextlib.suppress(OSError):
-            path.unlink()

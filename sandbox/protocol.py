@@ -104,18 +104,23 @@ LOAD, CALL, GETATTR, EXIT = "load", "call", "getattr", "exit"
 # handle. ``deserialize``: turn bytes into a ``jax.export.Exported`` in the sandbox, never
 # in the harness.
 TRANSFORM, DESERIALIZE = "transform", "deserialize"
-# ``notebook``: serve the kernel prepared at start-up (a sandbox started for a notebook) until
-# the harness, which runs the notebook's cells on it with nbclient, shuts it down; then the
-# names the cells defined are the submission, as ``load`` makes them for a ``.py`` file.
+# ``notebook``: run a notebook's code cells (their sources, in order) on the kernel prepared at
+# start-up (a sandbox started for a notebook), with nbclient, inside the sandbox; then the
+# names the cells defined are the submission, as ``load`` makes them for a ``.py`` file. The
+# reply adds the run: each cell's outputs (``cell_outputs``' allow-list), the cell that raised
+# or the error that broke the run, and whether the output limit was passed.
 NOTEBOOK = "notebook"
+NOTEBOOK_CELLS, NOTEBOOK_FAILED, NOTEBOOK_ERROR, NOTEBOOK_OUTPUT_EXCEEDED = (
+    "cells", "failed", "error", "output_exceeded"
+)  # fmt: skip
 # ``insight``: what JAX makes of an entry point for one input, as plain data (the jaxpr's and
 # the StableHLO's text, the executable's cost analysis), for the student to read; see
 # ``runtime.Runtime.insight``.
 INSIGHT = "insight"
 MAX_INSIGHT_TEXT = 20_000
-# The environment variable that tells the runtime of such a sandbox where its kernel's
-# connection file is and its sockets go (the one directory it shares with the host).
-KERNEL_DIRECTORY_VARIABLE = "JAXJUDGE_KERNEL_DIRECTORY"
+# The environment variable (set to "1") that has the runtime of a sandbox prepare a kernel
+# for a notebook as it starts (or a fork server's children, each theirs).
+NOTEBOOK_VARIABLE = "JAXJUDGE_NOTEBOOK"
 # A fork server (``runtime.serve_forks``) reads its control socket from the fd this variable
 # names. It speaks a control protocol of its own: one JSON object a line, each of these ops.
 FORK_SERVER_VARIABLE = "JAXJUDGE_FORK_SERVER_FD"

@@ -7,9 +7,10 @@ are defined in ``protocol``):
 
 - ``load(source, filename, cpu_devices)``: start JAX's backend (with that many host CPU
   devices) and run the submission as the module ``submission``;
-- ``notebook(cpu_devices)``: the same for a notebook, in a sandbox started with a kernel
-  directory: serve the IPython kernel prepared at start-up (the harness runs the cells on it
-  with nbclient) until the harness shuts it down; what the cells defined is the submission;
+- ``notebook(cells, output_limit, cpu_devices)``: the same for a notebook, in a sandbox
+  started for one: nbclient runs the code cells on the IPython kernel prepared at start-up,
+  both in here (``notebook_runner``); what the cells defined is the submission, and the reply
+  carries the cells' outputs and how the run ended;
 - ``call(target, method, args, kwargs)``: call a top-level function of the submission or
   a method of an object kept behind a handle;
 - ``getattr(target, name)``: read an attribute of a handle;
@@ -40,6 +41,7 @@ import contextlib
 import functools
 import importlib
 import itertools
+import json
 import os
 import sys
 import time
@@ -70,7 +72,7 @@ MAX_JAXPR_TEXT = 200_000
 class Runtime:
     """Holds the submission module, the handle table and the record of what JAX did."""
 
-    def __init__(self, channel_in: BinaryIO, channel_out: BinaryIO, kernel_directory: str | None = None) -> None:
+    def __init__(self, channel_in: BinaryIO, channel_out: BinaryIO, *, notebook: bool = False) -> None:
         self.channel_in = channel_in
         self.channel_out = channel_out
         self.handles: dict[int, Any] = {}
@@ -138,7 +140,7 @@ class Runtime:
         self._install_hooks()
         # Importing IPython and binding the kernel's sockets takes a third of a second: done
         # now, while the sandbox waits in a pool, not when a notebook arrives.
-        self.kernel = Kernel(kernel_directory) if kernel_directory else None
+        self.kernel = Kernel() if notebook else None
         self.pristine = self._snapshot()
 
     # -- recording what JAX does -------------------------------------------------------------
@@ -422,17 +424,21 @@ class Runtime:
         _, events = self._measured(lambda: exec(code, module.__dict__))
         return self._loaded(vars(module), events, device)
 
-    def notebook(self, cpu_devices: Any = 1) -> dict[str, Any]:
+    def notebook(self, cells: Any, output_limit: Any, cpu_devices: Any = 1) -> dict[str, Any]:
         if self.kernel is None:
             raise RuntimeError("this sandbox was started without a kernel")
+        if type(cells) is not list or not all(type(cell) is str for cell in cells):
+            raise ValueError("cells must be a list of the code cells' sources")
+        if type(output_limit) is not int or output_limit < 0:
+            raise ValueError("output_limit must be a number of bytes")
         device = self.start_backend(cpu_devices)
         kernel, self.kernel = self.kernel, None  # one notebook a sandbox
         module = types.ModuleType("submission")
         sys.modules["submission"] = module
         self.module = module
-        namespace, events = self._measured(kernel.serve)
+        (namespace, run), events = self._measured(lambda: kernel.serve(cells, output_limit))
         module.__dict__.update(namespace)
-        return self._loaded(namespace, events, device)
+        return {**self._loaded(namespace, events, device), **run}
 
     def _loaded(self, namespace: dict[str, Any], events: dict[str, Any], device: str) -> dict[str, Any]:
         """The reply to a load: the public functions the submission defined, and what JAX did."""
@@ -588,22 +594,32 @@ class Runtime:
 
 
 class Kernel:
-    """An IPython kernel in this process, its sockets bound in ``directory``, not yet serving.
+    """An IPython kernel in this process, its sockets bound in a private directory, not yet serving.
 
-    The harness wrote ``connection.json`` there (IPC transport, its key); the directory is the
-    only writable place the sandbox shares with the host, and ZeroMQ's sockets are files in it.
-    Cells then run in this very process, so that what they define is what the harness tests.
+    The directory is in this sandbox's own ``/tmp``: nothing outside the sandbox connects to
+    the kernel. Its cells are run by nbclient from a thread of this process
+    (``notebook_runner``), so that what they define is what the harness tests.
     """
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self) -> None:
+        import secrets
+        import tempfile
+
         _ipython_environment()
         from ipykernel.kernelapp import IPKernelApp
 
+        directory = tempfile.mkdtemp(prefix="kernel-")
+        self.connection_file = os.path.join(directory, "connection.json")
+        ports = {"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5}
+        connection = {"transport": "ipc", "ip": os.path.join(directory, "kernel"), **ports}
+        connection |= {"key": secrets.token_hex(32), "signature_scheme": "hmac-sha256", "kernel_name": "python3"}
+        with open(self.connection_file, "w") as handle:
+            json.dump(connection, handle)
         ours = _standard_streams()
         self.app = IPKernelApp.instance()
         self.app.initialize(
             [
-                f"--IPKernelApp.connection_file={os.path.join(directory, 'connection.json')}",
+                f"--IPKernelApp.connection_file={self.connection_file}",
                 # Python-level output goes to the notebook; output of C code (XLA) and of the
                 # runtime itself stays on this process's stderr.
                 "--IPKernelApp.capture_fd_output=False",
@@ -615,19 +631,43 @@ class Kernel:
         self.streams = _standard_streams()
         _set_standard_streams(ours)
 
-    def serve(self) -> dict[str, Any]:
-        """Run cells until the harness shuts the kernel down; the names they defined."""
+    def serve(self, sources: list[str], output_limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Run ``sources`` as a notebook's code cells; the names they defined, and how the run went.
+
+        The kernel serves on this thread until the runner's thread is done with the cells and
+        stops it, whatever the cells did to the kernel's own shutdown.
+        """
+        import threading
+
+        from tornado import ioloop
+
+        from sandbox.notebook_runner import run_cells
+
+        loop = ioloop.IOLoop.current()  # the one the kernel's app runs
+        run: dict[str, Any] = {}
+
+        def drive() -> None:
+            try:
+                run.update(run_cells(self.connection_file, sources, output_limit))
+            except BaseException as exc:
+                run["error"] = f"{type(exc).__name__}: {exc}"[:2000]
+            finally:
+                loop.add_callback(loop.stop)
+
+        runner = threading.Thread(target=drive, name="notebook-runner", daemon=True)
+        loop.add_callback(runner.start)
         ours = _standard_streams()
         _set_standard_streams(self.streams)
         try:
             self.app.start()
         finally:
             _set_standard_streams(ours)
+        runner.join(timeout=5)
         shell = self.app.kernel.shell
         hidden = shell.user_ns_hidden
         # The kernel's threads and sockets are left as they are, idle: closing them can block
         # on ZeroMQ for seconds, and the sandbox ends with this one submission anyway.
-        return {name: value for name, value in shell.user_ns.items() if name not in hidden}
+        return {name: value for name, value in shell.user_ns.items() if name not in hidden}, run
 
 
 def _ipython_environment() -> None:
@@ -743,7 +783,7 @@ def serve_one() -> None:
     os.dup2(2, 1)
     sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
     builtins.input = _no_input
-    Runtime(channel_in, channel_out, kernel_directory=os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)).serve()
+    Runtime(channel_in, channel_out, notebook=os.environ.pop(protocol.NOTEBOOK_VARIABLE, "") == "1").serve()
 
 
 # -- the fork server ----------------------------------------------------------------------------
@@ -782,8 +822,8 @@ def serve_forks(control_fd: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of a child come here, to be reaped
-    # The directory of the notebooks' kernel directories (one each, named by the fork request).
-    kernels_root = os.environ.pop(protocol.KERNEL_DIRECTORY_VARIABLE, None)
+    # Whether its children run notebooks (each prepares a kernel, and runs nbclient, inside).
+    notebooks = os.environ.pop(protocol.NOTEBOOK_VARIABLE, "") == "1"
     # What every child needs, imported once here. Nothing may start JAX's backend or a thread.
     import jax.export
     import jax.extend
@@ -791,10 +831,13 @@ def serve_forks(control_fd: int) -> None:
 
     for module in JAX_FIRST_USE_MODULES:
         importlib.import_module(module)
-    if kernels_root is not None:
+    if notebooks:
         _ipython_environment()
         import psutil  # type: ignore[import-untyped]  # noqa: F401  (ipykernel's, as its kernel starts)
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
+        from nbclient import NotebookClient  # noqa: F401  (the runner's, as the notebook arrives)
+
+        import sandbox.notebook_runner  # noqa: F401
 
         _warm_up_tracebacks()
 
@@ -821,12 +864,10 @@ def serve_forks(control_fd: int) -> None:
             send(protocol.ENDED, status=status, cpu_seconds=cpu_seconds)
             child = 0
         elif request.get("op") == protocol.FORK and not child and len(fds) == 3:
-            kernel = request.get("kernel")
-            kernel_directory = os.path.join(kernels_root, kernel) if kernel and kernels_root else None
             report_read, report_write = os.pipe()
             starter = os.fork()
             if starter == 0:
-                _become_submission(fds, default_handlers, kernel_directory, report_write)
+                _become_submission(fds, default_handlers, notebooks, report_write)
             for fd in (*fds, report_write):
                 os.close(fd)
             reported = os.read(report_read, 4)
@@ -862,7 +903,7 @@ def _warm_up_tracebacks() -> None:
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
 
 
-def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_directory: str | None, report: int) -> None:
+def _become_submission(fds: list[int], handlers: dict[int, Any], notebook: bool, report: int) -> None:
     """In a fresh child of the fork server: take the session's pipes and start the submission
     in a PID namespace of its own, whose init reports its pid on ``report`` and then forks the
     submission's process (pid 2 there, as in a sandbox started for it).
@@ -897,8 +938,8 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], kernel_director
         if submission == 0:
             for number, handler in handlers.items():
                 signal.signal(number, handler)
-            if kernel_directory is not None:
-                os.environ[protocol.KERNEL_DIRECTORY_VARIABLE] = kernel_directory
+            if notebook:
+                os.environ[protocol.NOTEBOOK_VARIABLE] = "1"
             serve_one()
             os._exit(0)
         while True:  # the namespace's init: reap every orphan until the submission itself ends

@@ -17,7 +17,6 @@ import termios
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +24,6 @@ from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
 from sandbox.forkserver import ForkedProcess, ForkServer, ForkServerError
-from sandbox.kernel import KernelConnection
 
 # How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
 STARTUP_SECONDS = 120.0
@@ -129,15 +127,15 @@ class SandboxSession:
         self.info["memory_limit"] = (
             "cgroup" if self.cgroup else ("rlimit" if backend.uses_host_cgroups else backend.name)
         )
-        # A sandbox for a notebook prepares an IPython kernel while it starts: the harness
-        # writes its connection file (IPC sockets in a directory only this sandbox shares).
-        self.kernel = (
-            KernelConnection.create(backend, fork_server.kernels if fork_server else None) if notebook else None
-        )
+        # A sandbox for a notebook prepares an IPython kernel while it starts, inside it, where
+        # the notebook will run: nothing of the kernel is shared with this side.
+        self.notebook = notebook
         self.process: SpawnedProcess | ForkedProcess
         if fork_server is not None:
             try:
-                self.process = fork_server.fork(self.kernel.name if self.kernel else None)
+                if fork_server.notebook != notebook:
+                    raise ForkServerError("the fork server prepares sandboxes of another kind")
+                self.process = fork_server.fork()
                 if self.cgroup is not None:  # before the child starts the submission's process
                     self.cgroup.add(self.process.pid)
                 self.process.start()
@@ -146,19 +144,18 @@ class SandboxSession:
                 raise
             self.info["fork_server"] = True
         else:
-            kernel_directory = self.kernel.directory if self.kernel else None
             self.process = SpawnedProcess(
                 subprocess.Popen(
                     backend.command(
                         self.limits,
                         cgroup_prefix=self.cgroup.enter_prefix() if self.cgroup else (),
                         sandbox_id=self.sandbox_id,
-                        kernel_directory=kernel_directory,
+                        notebook=notebook,
                     ),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
-                    env=backend.environment(kernel_directory),
+                    env=backend.environment(notebook),
                     start_new_session=True,
                     close_fds=True,
                 )
@@ -174,8 +171,6 @@ class SandboxSession:
 
     def _discard_start(self) -> None:
         """Undo what a start that failed had made."""
-        if self.kernel is not None:
-            self.kernel.remove()
         if self.cgroup is not None:
             self.cgroup.remove()
 
@@ -218,24 +213,15 @@ class SandboxSession:
             self.info["jax_version"] = str(fields.get("jax_version", ""))[:200]
         return self._ready
 
-    def request(
-        self, op: str, *, meanwhile: Callable[[], None] | None = None, **fields: Any
-    ) -> tuple[str, dict[str, Any]]:
+    def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
         """Send one request and return the decoded reply, within the call deadline.
 
-        ``meanwhile`` runs between sending and receiving, within the sandbox's whole time
-        (a notebook's cells run then); the sandbox is killed if it raises.
+        A notebook's cells may take the sandbox's whole time, and no more: whatever the
+        notebook does, the sandbox is killed at its deadline.
         """
         self.wait_ready()
-        deadline = self._deadline(self.limits.call_seconds)
+        deadline = self.wall_deadline if op == protocol.NOTEBOOK else self._deadline(self.limits.call_seconds)
         self._send(protocol.pack(op, **fields), deadline)
-        if meanwhile is not None:
-            try:
-                meanwhile()
-            except BaseException:
-                self.close()
-                raise
-            deadline = self._deadline(self.limits.call_seconds)
         reply_op, reply = self._receive(deadline)
         if op in (protocol.LOAD, protocol.NOTEBOOK) and reply_op == protocol.OK:
             # The backend starts with the submission (a problem may ask for several CPU devices).
@@ -251,8 +237,6 @@ class SandboxSession:
             if stream is not None:
                 stream.close()
         self._stderr_thread.join(timeout=1)
-        if self.kernel is not None:
-            self.kernel.remove()
         if not self._closed:
             if self.cgroup is not None:
                 self.cpu_seconds = max(self.cpu_seconds, self.cgroup.cpu_seconds() or 0.0)

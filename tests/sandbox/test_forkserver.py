@@ -150,18 +150,20 @@ def test_a_fork_server_that_stops_answering_is_discarded_and_replaced(monkeypatc
     assert sandbox_processes() == set()
 
 
-def test_a_notebook_child_gets_its_own_kernel_directory_which_goes_with_it():
+def test_a_notebook_childs_kernel_lives_in_its_own_tmp_which_goes_with_it():
+    listing = "import glob\nprint(sorted(glob.glob('/tmp/kernel-*/connection.json')))"
     with ForkServer(BwrapBackend(), notebook=True) as server:
-        directories = []
+        seen = []
         for _ in range(2):
             with SandboxSession(server.backend, notebook=True, fork_server=server) as session:
-                session.wait_ready()
-                assert session.kernel is not None
-                directories.append(session.kernel.directory)
-                assert session.kernel.inside == f"/kernel/{session.kernel.name}"
-        assert directories[0] != directories[1]
-        assert server.kernels is not None
-        assert list(Path(server.kernels).iterdir()) == []
+                op, reply = session.request("notebook", cells=[listing], output_limit=2**20, cpu_devices=1)
+                assert op == "ok", reply
+                (output,) = reply["cells"][0]["outputs"]
+                seen.append(eval(output["text"]))
+        # One kernel a child, inside the sandbox; the first child's is gone when the second runs.
+        assert [len(files) for files in seen] == [1, 1]
+        assert seen[0] != seen[1]
+        assert all(files[0].startswith("/tmp/kernel-") for files in seen)
 
 
 class NoNestedNamespaces(BwrapBackend):

@@ -1,0 +1,160 @@
+"""Inside the sandbox: a notebook's cells run as Jupyter runs them, wholly in here.
+
+nbclient plays Jupyter's part from a thread of the runtime's own process, driving the IPython
+kernel that the runtime serves on its main thread (``runtime.Kernel``), over ZeroMQ sockets
+in this sandbox's private ``/tmp``. The host never speaks to the kernel: every message the
+kernel sends, on every channel and with whatever parent, is read and judged in here, within
+the sandbox's memory, time and CPU limits. What leaves is one reply of the runtime's protocol
+(the cells' outputs through ``cell_outputs``' allow-list, and how the run ended), which the
+host checks again: this thread runs beside the student's code and is as untrusted as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import time
+from typing import Any
+
+from sandbox.cell_outputs import OutputBudget, clean_outputs, clean_text, execution_count
+
+# One message from the kernel may be this large at most (ZeroMQ drops larger ones).
+MAX_KERNEL_MESSAGE_BYTES = 4 * 2**20
+# How long the kernel may take to answer its first request (it is prepared in advance).
+STARTUP_SECONDS = 60.0
+
+
+class OutputExceeded(Exception):
+    """The kernel sent more than the sandbox's output limit."""
+
+
+def run_cells(connection_file: str, sources: list[str], output_limit: int) -> dict[str, Any]:
+    """Run ``sources`` as the code cells of a notebook on the kernel of ``connection_file``.
+
+    Returns the ``notebook`` reply's run fields: ``cells`` (each cell's cleaned outputs and
+    execution count, for the cells that ran), ``failed`` (the cell that raised: its index,
+    error type, text and traceback) or ``error`` (the run itself broke, for instance on a
+    message the kernel forged), and ``output_exceeded``.
+    """
+    import nbformat
+    from nbclient.exceptions import CellExecutionError
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
+    counter = _OutputCounter(output_limit)
+    failed: dict[str, Any] | None = None
+    error = ""
+    try:
+        asyncio.run(_client(notebook, connection_file, counter).async_execute())
+    except CellExecutionError as exc:
+        index = next(
+            (n for n, cell in enumerate(notebook.cells) if any(o.get("output_type") == "error" for o in cell.outputs)),
+            -1,
+        )
+        failed = {
+            "cell": index,
+            "ename": clean_text(exc.ename, 200),
+            "evalue": clean_text(exc.evalue, 2000),
+            "traceback": clean_text(str(exc.traceback), 4000, keep="end"),
+        }
+    except OutputExceeded:
+        pass
+    except Exception as exc:  # whatever the kernel sent that Jupyter could not take
+        error = clean_text(f"{type(exc).__name__}: {exc}", 2000)
+    budget = OutputBudget()
+    cells = [
+        {"outputs": clean_outputs(cell.outputs, budget), "execution_count": execution_count(cell.execution_count)}
+        for cell in notebook.cells
+    ]
+    return {"cells": cells, "failed": failed, "error": error, "output_exceeded": counter.exceeded}
+
+
+class _OutputCounter:
+    """Counts every message the kernel sends (its content, in bytes) against the output limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.total, self.exceeded = limit, 0, False
+
+    def add(self, message: Any) -> None:
+        content = message.get("content") if isinstance(message, dict) else None
+        self.total += len(json.dumps(content, default=str)) if content is not None else 0
+        if self.total > self.limit:
+            self.exceeded = True
+            raise OutputExceeded()
+
+
+def _client(notebook: Any, connection_file: str, counter: _OutputCounter) -> Any:
+    import zmq.asyncio
+    from jupyter_client.asynchronous import AsyncKernelClient
+    from jupyter_client.channels import AsyncZMQSocketChannel
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+
+    class CountedChannel(AsyncZMQSocketChannel):
+        async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
+            message = await super().get_msg(timeout)
+            counter.add(message)
+            return message
+
+    class RunnerKernelClient(AsyncKernelClient):
+        iopub_channel_class = CountedChannel
+        shell_channel_class = CountedChannel
+        control_channel_class = CountedChannel
+
+        async def wait_for_ready(self, timeout: float | None = None) -> None:
+            """The kernel answers on its shell and IOPub channels: then it is ready.
+
+            jupyter_client's own wait then reads IOPub until it has been silent for 0.2 s,
+            which cost every notebook 0.2 s. Nothing needs that silence: nbclient keeps only
+            the messages that answer the cell it runs.
+            """
+            deadline = time.monotonic() + STARTUP_SECONDS
+            while True:
+                self.kernel_info()
+                with contextlib.suppress(queue.Empty):
+                    reply = await self.shell_channel.get_msg(timeout=1)
+                    if reply.get("msg_type") == "kernel_info_reply":
+                        with contextlib.suppress(queue.Empty):
+                            # Something on IOPub too: its subscription is through.
+                            await self.iopub_channel.get_msg(timeout=0.2)
+                            self._handle_kernel_info_reply(reply)
+                            return
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the kernel did not answer in time")
+
+    class RunnerKernelManager(AsyncKernelManager):
+        """The kernel of this process, serving already: nothing to start, restart or kill."""
+
+        @property
+        def has_kernel(self) -> bool:
+            return True
+
+        async def _async_is_alive(self) -> bool:
+            return True
+
+        is_alive = _async_is_alive  # what nbclient asks, and what the kernel client asks
+
+        def client(self, **kwargs: Any) -> Any:
+            context = zmq.asyncio.Context()
+            # Sockets made from this context refuse messages over the cap (ZeroMQ drops them).
+            context.setsockopt(zmq.MAXMSGSIZE, MAX_KERNEL_MESSAGE_BYTES)
+            return super().client(context=context, **kwargs)
+
+    class RunnerNotebookClient(NotebookClient):
+        def handle_comm_msg(self, outs: Any, msg: dict[str, Any], cell_index: int) -> None:
+            """Widgets are not graded: their messages are ignored."""
+
+    manager = RunnerKernelManager(client_factory=RunnerKernelClient)
+    manager.load_connection_file(connection_file)
+    # No per-cell time limit here: the host kills the whole sandbox at its deadline.
+    return RunnerNotebookClient(
+        notebook,
+        km=manager,
+        kernel_name="python3",
+        timeout=None,
+        startup_timeout=int(STARTUP_SECONDS),
+        allow_errors=False,
+        store_widget_state=False,
+        record_timing=False,
+    )
