@@ -18,7 +18,6 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-import hypothesis
 import jax
 import nbformat
 import pytest
@@ -253,6 +252,14 @@ SHRINK_SECONDS_PER_TEST = 0.25
 @contextlib.contextmanager
 def _hypothesis_profile(problem: Problem) -> Iterator[None]:
     """Deterministic grading per source (see ``grader.seeding``), with bounded shrinking."""
+    import hypothesis.configuration
+
+    # Hypothesis caches what it found in modules under ``.hypothesis`` in the working directory;
+    # grading writes nowhere it was not told to, so the cache lives in the temporary directory
+    # (an autograde worker's is removed with its batch).
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        home = Path(tempfile.gettempdir(), f"jaxjudge-hypothesis-{os.getuid()}-{os.getpid()}")
+        hypothesis.configuration.set_hypothesis_home_dir(home)
     hypothesis.settings.register_profile(
         "jaxjudge-grading",
         max_examples=problem.max_examples,

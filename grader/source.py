@@ -84,20 +84,59 @@ def notebook_source(text: str, name: str) -> SubmissionSource:
         raise SubmissionInputError(f"{name}: not a readable notebook: {str(exc)[:300]}") from None
     if not isinstance(notebook.get("cells"), list):
         raise SubmissionInputError(f"{name}: not a Jupyter notebook (it has no cells)")
+    notebook = rebuilt_notebook(notebook)
     code = student_code(notebook)
     if not code.strip():
         raise SubmissionInputError(f"{name}: the notebook has no code to grade")
     return SubmissionSource(text=code, filename=name, notebook=nbformat.writes(notebook))
 
 
+def rebuilt_notebook(handed_in: Any) -> Any:
+    """The notebook a student handed in, rebuilt from what grading reads, every field checked.
+
+    Any field of the file may hold anything (``"tags": 5``, a cell that is a number): from
+    here on the grader sees cells whose sources are text and whose tags are a list of text,
+    outputs that passed the allow-list (``sandbox.cell_outputs``), and of the notebook's
+    metadata the ``grader`` block alone (which names problem and student, and is read as
+    hostile data where it is used). Nothing else of the file is kept: no trust, widget state,
+    attachments or cell metadata.
+    """
+    import nbformat
+
+    from sandbox.cell_outputs import OutputBudget, clean_outputs, execution_count
+    from sandbox.notebook import cell_tags
+
+    rebuilt = nbformat.v4.new_notebook()
+    grader_block = handed_in.get("metadata", {}).get("grader") if isinstance(handed_in.get("metadata"), dict) else None
+    if isinstance(grader_block, dict):
+        rebuilt.metadata["grader"] = grader_block
+    budget = OutputBudget()
+    for cell in handed_in.get("cells"):
+        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+            continue
+        source = cell.get("source")
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        source = source if isinstance(source, str) else ""
+        metadata = {"tags": cell_tags(cell)} if cell_tags(cell) else {}
+        if cell["cell_type"] == "code":
+            code = nbformat.v4.new_code_cell(source, metadata=metadata)
+            code.outputs = [nbformat.from_dict(output) for output in clean_outputs(cell.get("outputs"), budget)]
+            code.execution_count = execution_count(cell.get("execution_count"))
+            rebuilt.cells.append(code)
+        elif cell["cell_type"] == "markdown":
+            rebuilt.cells.append(nbformat.v4.new_markdown_cell(source, metadata=metadata))
+        else:
+            rebuilt.cells.append(nbformat.v4.new_raw_cell(source, metadata=metadata))
+    return rebuilt
+
+
 def student_code(notebook: Any) -> str:
     """The code of a notebook's cells that run when it is graded (not its test cells)."""
+    from sandbox.notebook import cells_to_run
+
     pieces = []
-    for index, cell in enumerate(notebook.cells):
-        if cell.get("cell_type") != "code":
-            continue
-        tags = cell.get("metadata", {}).get("tags", [])
-        if "tests" in tags or "hidden-tests" in tags:
-            continue
-        pieces.append(f"# --- cell {index + 1} ---\n{cell.get('source', '')}")
+    for index in cells_to_run(notebook):
+        source = notebook.cells[index].get("source")
+        pieces.append(f"# --- cell {index + 1} ---\n{source if isinstance(source, str) else ''}")
     return "\n\n".join(pieces) + "\n" if pieces else ""

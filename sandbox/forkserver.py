@@ -313,4 +313,3 @@ def _namespace_pids(pid: int) -> list[int]:
             if line.startswith("NSpid:"):
                 return [int(number) for number in line.split()[1:]]
     return []
-

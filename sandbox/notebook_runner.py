@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import queue
 import time
 from typing import Any
@@ -71,14 +70,13 @@ def run_cells(connection_file: str, sources: list[str], output_limit: int) -> di
 
 
 class _OutputCounter:
-    """Counts every message the kernel sends (its content, in bytes) against the output limit."""
+    """Counts every byte the kernel sends against the output limit."""
 
     def __init__(self, limit: int) -> None:
         self.limit, self.total, self.exceeded = limit, 0, False
 
-    def add(self, message: Any) -> None:
-        content = message.get("content") if isinstance(message, dict) else None
-        self.total += len(json.dumps(content, default=str)) if content is not None else 0
+    def add_bytes(self, count: int) -> None:
+        self.total += count
         if self.total > self.limit:
             self.exceeded = True
             raise OutputExceeded()
@@ -90,12 +88,27 @@ def _client(notebook: Any, connection_file: str, counter: _OutputCounter) -> Any
     from jupyter_client.channels import AsyncZMQSocketChannel
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellControlSignal
 
     class CountedChannel(AsyncZMQSocketChannel):
+        """A channel that counts every byte the kernel sends on it, and drops the messages
+        Jupyter's session refuses (a wrong signature, a replay, a malformed header): those are
+        not this kernel's, and a forged message must not break the run."""
+
         async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
-            message = await super().get_msg(timeout)
-            counter.add(message)
-            return message
+            assert self.socket is not None
+            while True:
+                if not await self.socket.poll(None if timeout is None else int(timeout * 1000)):
+                    raise queue.Empty()
+                frames = await self.socket.recv_multipart()
+                counter.add_bytes(sum(len(frame) for frame in frames))
+                try:
+                    _, signed = self.session.feed_identities(frames)
+                    message = self.session.deserialize(signed)
+                except Exception:
+                    continue
+                if isinstance(message, dict) and isinstance(message.get("content"), dict):
+                    return message
 
     class RunnerKernelClient(AsyncKernelClient):
         iopub_channel_class = CountedChannel
@@ -142,6 +155,16 @@ def _client(notebook: Any, connection_file: str, counter: _OutputCounter) -> Any
             return super().client(context=context, **kwargs)
 
     class RunnerNotebookClient(NotebookClient):
+        def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
+            """A message nbclient cannot take (a display of a number, a ``transient`` that is
+            not a dict) is output that cannot be shown: dropped, as Jupyter's page would."""
+            try:
+                return super().process_message(msg, cell, cell_index)
+            except CellControlSignal:  # how nbclient says a cell is done
+                raise
+            except Exception:
+                return None
+
         def handle_comm_msg(self, outs: Any, msg: dict[str, Any], cell_index: int) -> None:
             """Widgets are not graded: their messages are ignored."""
 
