@@ -17,12 +17,13 @@ import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import jax
 import nbformat
 import pytest
 
-from grader.insight import INSIGHT_SCHEMA
+from grader.insight import INSIGHT_SCHEMA, sandbox_artifacts
 from grader.insight import collect as collect_insight
 from grader.plugin import HIDDEN_TESTS_FILE, MAX_MESSAGE_CHARS, GradingPlugin, explain_failure
 from grader.problem import REPO_ROOT, Problem
@@ -128,12 +129,28 @@ def _grade_in_session(
         report.verdict, report.message = verdict, f"{stage}: {message}"
         return
     secret = grading_secret()
+    early: dict[str, Any] = {}
+
+    def take_insight() -> None:
+        """The insight's request to the sandbox, before any hidden test sends it anything; its
+        seconds are the platform's, given back to the submission's clock."""
+        if not insight or proxy.tampering or early:
+            return
+        started = time.monotonic()
+        try:
+            early["artifacts"] = sandbox_artifacts(proxy)
+        except (SubmissionUnavailable, TamperingDetected) as exc:
+            # Only the insight is lost (tampering is judged below): the tests go on as they would.
+            early["failed"] = str(exc)[:500]
+        session.give_back(time.monotonic() - started)
+
     plugin = run_tests(
         problem,
         proxy,
         reference,
         include_hidden=include_hidden,
         example_seed=lambda test: example_seed(secret, problem.slug, source.text, test),
+        before_hidden=take_insight,
     )
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
@@ -143,13 +160,13 @@ def _grade_in_session(
         return
     report.tests = plugin.results
     _score(problem, report)
+    take_insight()  # when no hidden test ran
     if insight and not proxy.tampering:
-        try:
+        if "failed" in early:
+            report.insight = {"schema": INSIGHT_SCHEMA, "failed": early["failed"]}
+        else:
             solved = include_hidden and report.verdict == Verdict.ACCEPTED
-            report.insight = collect_insight(proxy, reference, with_reference=solved)
-        except (SubmissionUnavailable, TamperingDetected) as exc:
-            # Only the insight is lost (tampering is judged just below): the tests are done.
-            report.insight = {"schema": INSIGHT_SCHEMA, "failed": str(exc)[:500]}
+            report.insight = collect_insight(proxy, reference, with_reference=solved, artifacts=early.get("artifacts"))
     if proxy.tampering:
         # Whatever the tests saw, nothing observed in that sandbox can be believed.
         report.verdict, report.score = Verdict.INTEGRITY_VIOLATION, 0.0
@@ -194,12 +211,14 @@ def run_tests(
     *,
     include_hidden: bool,
     example_seed: Callable[[str], int] | None = None,
+    before_hidden: Callable[[], None] | None = None,
 ) -> GradingPlugin:
     """Run the problem's tests with pytest in this process; the plugin holds the results.
 
-    ``example_seed`` gives each property test's seed by its name (derandomised without one).
+    ``example_seed`` gives each property test's seed by its name (derandomised without one);
+    ``before_hidden`` runs once, before the first hidden test.
     """
-    plugin = GradingPlugin(proxy, reference, example_seed=example_seed)
+    plugin = GradingPlugin(proxy, reference, example_seed=example_seed, before_hidden=before_hidden)
     with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
         folder = Path(directory)
         (folder / "pytest.ini").write_text("[pytest]\n")

@@ -2,7 +2,8 @@
 
 - ``calls``: per call of the visible tests, the traces, lowerings and XLA compiles it caused,
   with the seconds spent compiling (XLA), staging (tracing and lowering) and the rest
-  (running); hidden tests only as totals (their inputs are not the student's to see).
+  (running); of hidden tests only how many calls they made (their inputs are not the
+  student's to see, nor anything the sandbox says of them).
 - ``artifacts``: for the first input a visible test gave the entry point, its jaxpr, the
   StableHLO of its lowering and the compiled executable's cost analysis (FLOPs, bytes), made
   in the sandbox; for an entry point that compiles for itself, its own newest executable.
@@ -50,27 +51,55 @@ REPEATS_WORTH_A_WARNING = 3
 VALUES_WORTH_A_WARNING = 5
 
 
-def collect(proxy: SubmissionProxy, reference: types.ModuleType | None, *, with_reference: bool) -> dict[str, Any]:
-    """The insight of a finished grading (after its tests: what it asks of the sandbox is
-    not part of any test)."""
+def sandbox_artifacts(proxy: SubmissionProxy) -> dict[str, Any] | None:
+    """What JAX makes of the first visible input, made in the sandbox (the insight's one request).
+
+    Asked before any hidden test sends the sandbox anything: afterwards, whatever the sandbox
+    answers may carry what it saw of hidden inputs or of the objects hidden tests sent it
+    (a jaxpr can bake in constants, an error can quote a caller's frame). None without a
+    visible call.
+    """
+    if proxy.first_visible_call is None:
+        return None
+    name, args, kwargs = proxy.first_visible_call
+    try:
+        return artifacts_from_wire(proxy.insight(name, args, kwargs))
+    except RaisedBySubmission as exc:
+        return {"failed": protocol.printable(f"{exc.remote_type}: {exc}"[:1000])}
+
+
+def collect(
+    proxy: SubmissionProxy,
+    reference: types.ModuleType | None,
+    *,
+    with_reference: bool,
+    artifacts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The insight of a finished grading, from the visible tests' calls and ``artifacts``
+    (``sandbox_artifacts``, taken before the hidden tests).
+
+    Of the hidden tests, only how many calls they made: the sandbox's own counts and times for
+    them could carry what it saw of their inputs (a float of seconds holds many bits). The
+    warnings and notes do look at hidden calls, which is where most patterns show: each is a
+    fixed sentence with a count, a bit or two, no more than the outcome of a hidden test says.
+    """
     calls = list(proxy.calls)
     hidden_from = proxy.hidden_from if proxy.hidden_from is not None else len(calls)
+    visible = calls[:hidden_from]
     insight: dict[str, Any] = {
         "schema": INSIGHT_SCHEMA,
         "load": _timing(proxy.load_events),
-        "calls": [_call_row(call) for call in calls[:hidden_from][:MAX_LISTED_CALLS]],
-        "visible_totals": _totals(calls[:hidden_from]),
-        "hidden_totals": _totals(calls[hidden_from:]),
+        "calls": [_call_row(call) for call in visible[:MAX_LISTED_CALLS]],
+        "visible_totals": _totals(visible),
+        "hidden_totals": {"calls": len(calls) - len(visible)},
         "warnings": warnings_for(calls),
         "notes": notes_for(calls, parameter_names(reference)),
     }
     if proxy.first_visible_call is not None:
         name, args, kwargs = proxy.first_visible_call
         insight["input"] = f"{name}({describe_signature(signature_of((args, kwargs)))})"
-        try:
-            insight["artifacts"] = artifacts_from_wire(proxy.insight(name, args, kwargs))
-        except RaisedBySubmission as exc:
-            insight["artifacts"] = {"failed": protocol.printable(f"{exc.remote_type}: {exc}"[:1000])}
+        if artifacts is not None:
+            insight["artifacts"] = artifacts
         if with_reference and reference is not None and hasattr(reference, name):
             insight["reference"] = cached_reference_artifacts(reference, name, args, kwargs)
     return insight

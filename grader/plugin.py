@@ -53,8 +53,10 @@ class GradingPlugin:
         reference: types.ModuleType,
         *,
         example_seed: Callable[[str], int] | None = None,
+        before_hidden: Callable[[], None] | None = None,
     ) -> None:
         self._submission = submission
+        self._before_hidden = before_hidden
         self._reference = reference
         self._example_seed = example_seed
         self._hidden_started = False
@@ -81,6 +83,8 @@ class GradingPlugin:
         # Before a hidden test can send the submission anything, its output stops being shown.
         if item.path.name == HIDDEN_TESTS_FILE and not self._hidden_started:
             self._hidden_started = True
+            if self._before_hidden is not None:
+                self._before_hidden()
             self._submission.start_hidden_output()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -143,6 +147,16 @@ def explain_failure(
         verdict, message = Verdict.INTEGRITY_VIOLATION, str(cause)
     elif isinstance(cause, SubmissionUnavailable):
         verdict, message = verdict_for_sandbox_error(cause.cause), str(cause)
+    elif isinstance(cause, RaisedBySubmission) and hidden:
+        # What the code said, its type's name and its traceback were made in the sandbox from a
+        # hidden test's input (or from the objects the test sent it): like what it printed
+        # then, they are not the student's to read. The builtin class is the harness's own.
+        verdict = Verdict.MEMORY_LIMIT_EXCEEDED if isinstance(cause, MemoryError) else Verdict.RUNTIME_ERROR
+        builtin = next(kind.__name__ for kind in type(cause).__mro__ if kind.__module__ == "builtins")
+        message = (
+            f"your code raised {builtin} on this hidden test's input "
+            "(what it said is not shown for hidden tests, like what it printed)"
+        )
     elif isinstance(cause, RaisedBySubmission):
         verdict = Verdict.MEMORY_LIMIT_EXCEEDED if isinstance(cause, MemoryError) else Verdict.RUNTIME_ERROR
         message = f"your code raised {cause.remote_type or type(cause).__name__}: {cause}"

@@ -490,7 +490,11 @@ class SubmissionProxy:
         plain data that ``grader.insight`` checks before anyone reads it. What the code prints
         meanwhile is no test's output: nobody sees it."""
         self._session.discard_output()
-        return self._request(protocol.INSIGHT, f"insight({name})", target=name, args=args, kwargs=kwargs)
+        calls = len(self.calls)
+        try:
+            return self._request(protocol.INSIGHT, f"insight({name})", target=name, args=args, kwargs=kwargs)
+        finally:
+            del self.calls[calls:]  # the platform's request, no test's call
 
     def _call_entry_point(self, name: str, *args: Any, **kwargs: Any) -> Any:
         self.last_arguments = (name, args, dict(kwargs))

@@ -194,6 +194,11 @@ class SandboxSession:
         if self.cgroup is not None:
             self.cgroup.set_memory_limit(limits.memory_bytes)
 
+    def give_back(self, seconds: float) -> None:
+        """Seconds the platform spent on a request of its own (the insight): not the
+        submission's, so its deadline moves by as much."""
+        self.started_at += max(0.0, seconds)
+
     def wait_ready(self) -> dict[str, Any]:
         """Block until the runtime has imported JAX and announced itself.
 
@@ -284,10 +289,11 @@ class SandboxSession:
         self._settle_output()
         with self._output_lock:
             self._printing_hidden = True
+            self._discarding = False
 
     def discard_output(self) -> None:
         """From now on, what the submission prints is kept for nobody (but still counts
-        towards the output limit): the platform's own requests, after the tests."""
+        towards the output limit): the platform's own requests, until hidden tests start."""
         self._settle_output()
         with self._output_lock:
             self._discarding = True

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import nbformat
-import psutil
+import psutil  # type: ignore[import-untyped]
 import pytest
 from nbformat.v4 import new_code_cell
 

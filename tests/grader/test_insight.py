@@ -81,8 +81,8 @@ def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_
         assert parts == pytest.approx(row["total_s"], abs=2e-4)
     totals = insight["visible_totals"]
     assert totals["calls"] == 3 and totals["traces"] == sum(row["traces"] for row in rows)
-    # Hidden tests only as totals: no inputs of theirs.
-    assert set(insight["hidden_totals"]) == set(totals) and insight["hidden_totals"]["calls"] > 0
+    # Of hidden tests only how many calls they made: no inputs of theirs, nor the sandbox's word on them.
+    assert set(insight["hidden_totals"]) == {"calls"} and insight["hidden_totals"]["calls"] > 0
 
 
 def test_compile_for_returns_an_executable_which_the_panel_describes(graded):
