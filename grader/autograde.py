@@ -9,8 +9,9 @@ interrupted batch keeps what was graded.
 What it writes into the output directory:
 
 - ``reports/<student>--<problem>.json``: the report of each notebook (the grader's JSON schema);
-- ``feedback/<student>--<problem>.ipynb``: the notebook as it ran, with a results cell appended
-  (hidden tests are named and explained, never shown);
+- ``feedback/<student>--<problem>.ipynb``: the results cell first (hidden tests are named and
+  explained, never shown), then the notebook's cells as it ran, rebuilt from cleaned content
+  only (``grader.feedback_notebook``);
 - ``gradescope/<student>--<problem>/results.json``: what Gradescope's autograder reads;
 - ``junit.xml``: one test suite per notebook, one test case per test (CI shows the failures);
 - ``results.csv``: one row per notebook; ``gradebook.csv``: students × problems, the scores.
@@ -23,7 +24,6 @@ import concurrent.futures
 import contextlib
 import csv
 import glob
-import html
 import json
 import multiprocessing
 import os
@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.feedback_notebook import feedback_notebook
 from grader.report import Report
 from grader.verdicts import Verdict
 from grader.workers import worker_context
 
 NOTEBOOK_SUFFIX = ".ipynb"
-RESULTS_CELL_TAG = "autograder-results"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -192,124 +192,6 @@ def _problem_from_metadata(metadata: dict[str, Any] | None) -> str:
     block = (metadata or {}).get("grader")
     slug = block.get("slug") if isinstance(block, dict) else None
     return slug if isinstance(slug, str) else ""
-
-
-def feedback_notebook(report: Report, submitted: str) -> str:
-    """The student's notebook as it ran (or as submitted, if it never ran), with the results."""
-    import nbformat
-
-    notebook = report.notebook if report.notebook is not None else nbformat.reads(submitted, as_version=4)
-    # A notebook graded before keeps one results cell: the new one.
-    notebook.cells = [cell for cell in notebook.cells if RESULTS_CELL_TAG not in cell.metadata.get("tags", [])]
-    results = nbformat.v4.new_markdown_cell(results_markdown(report), metadata={"tags": [RESULTS_CELL_TAG]})
-    notebook.cells.append(results)
-    return nbformat.writes(notebook)
-
-
-def results_markdown(report: Report) -> str:
-    """The results as a notebook cell: the verdict, then every test with its outcome.
-
-    Messages hold values from the student's code, so they go in fenced blocks, where Markdown
-    and HTML are not interpreted.
-    """
-    lines = [
-        "## Autograder results",
-        "",
-        f"**{report.problem}: {report.verdict}**, {report.score:g} / {report.max_score:g} points "
-        f"({report.duration_s:.1f} s)",
-    ]
-    if report.message:
-        lines += ["", _fenced(report.message)]
-    if report.tests:
-        lines += ["", "| test | kind | outcome | points |", "|---|---|---|---|"]
-        for test in report.tests:
-            kind = "hidden" if test.hidden else "visible"
-            told = f"{_cell(test.tested_property)}<br>{_code(test.name)}" if test.tested_property else _code(test.name)
-            lines.append(f"| {told} | {kind} | {test.outcome} | {test.points:g} / {test.max_points:g} |")
-        failed = [test for test in report.tests if test.outcome != "passed" and test.feedback]
-        for test in failed:
-            kind = "hidden" if test.hidden else "visible"
-            lines += ["", f"**`{test.name}`** ({kind} test)", "", _fenced(test.feedback)]
-        if any(test.hidden for test in report.tests):
-            lines += ["", "Hidden tests are named and explained here; their code is not shown."]
-    if report.insight and report.insight.get("schema"):
-        lines += ["", *insight_markdown(report.insight)]
-    return "\n".join(lines)
-
-
-def insight_markdown(insight: dict[str, Any]) -> list[str]:
-    """The JAX insight (``grader.insight``) as the web page shows it: counts and times per call,
-    warnings, and the jaxpr, StableHLO and cost of one input, the reference's beside them."""
-    totals, hidden = insight.get("visible_totals", {}), insight.get("hidden_totals", {})
-    lines = [
-        "### What JAX did with your code",
-        "",
-        f"{totals.get('traces', 0)} traces, {totals.get('lowerings', 0)} lowerings and "
-        f"{totals.get('compiles', 0)} XLA compiles in {totals.get('calls', 0)} calls of the visible tests "
-        f"({totals.get('compile_s', 0):.3f} s compiling, {totals.get('run_s', 0):.3f} s running).",
-    ]
-    if hidden.get("calls"):
-        lines[-1] += (
-            f" The hidden tests made {hidden['calls']} calls: {hidden.get('traces', 0)} traces, "
-            f"{hidden.get('compiles', 0)} compiles."
-        )
-    for warning in insight.get("warnings", []):
-        lines += ["", f"**Warning:** {_cell(warning)}"]
-    for note in insight.get("notes", []):
-        lines += ["", f"**Note:** {_cell(note)}"]
-    if calls := insight.get("calls"):
-        lines += [
-            "",
-            "| call | inputs | traces | lowerings | compiles | compile s | staging s | run s |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for call in calls:
-            lines.append(
-                f"| {_code(call['call'])} | {_code(call['inputs'])} | {call['traces']} | {call['lowerings']} | "
-                f"{call['compiles']} | {call['compile_s']:.4f} | {call['staging_s']:.4f} | {call['run_s']:.4f} |"
-            )
-    if artifacts := insight.get("artifacts"):
-        lines += ["", f"#### What JAX made of {_code(insight.get('input', ''))}"]
-        if artifacts.get("source") == "own_executable":
-            lines += [
-                "",
-                "Your function lowers and compiles for itself, so it cannot be traced as a whole: "
-                "this is the executable your own code compiled for this input.",
-            ]
-        lines += _artifacts_markdown("Yours", artifacts)
-        if reference := insight.get("reference"):
-            lines += _artifacts_markdown("The reference", reference)
-    if failed := insight.get("failed"):
-        lines += ["", "The insight could not be made:", "", _fenced(failed)]
-    return lines
-
-
-def _artifacts_markdown(heading: str, artifacts: dict[str, Any]) -> list[str]:
-    cost = artifacts.get("cost", {})
-    figures = [f"{cost[key]:,.0f} {label}" for key, label in COST_LABELS if key in cost]
-    lines = ["", f"**{heading}**" + (f": {', '.join(figures)}." if figures else "")]
-    for key, label in (("jaxpr", "jaxpr"), ("stablehlo", "StableHLO"), ("failed", "not made")):
-        if text := artifacts.get(key):
-            lines += ["", f"{label}:", "", _fenced(text)]
-    return lines
-
-
-# The executable's costs, in the order and words of the web page's insight panel.
-COST_LABELS = (("flops", "FLOPs"), ("transcendentals", "transcendentals"), ("bytes_accessed", "bytes accessed"))
-
-
-def _cell(text: str) -> str:
-    """Prose in a Markdown line or table cell: no HTML, no new cells, one line."""
-    return html.escape(str(text)).replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    """An inline code span in a table cell (HTML is not read there; a pipe still ends the cell)."""
-    return "`" + str(text).replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
-
-
-def _fenced(text: str) -> str:
-    return "```text\n" + text.replace("```", "'''") + "\n```"
 
 
 # -- the batch ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
-from grader.autograde import insight_markdown
+from grader.feedback_notebook import insight_markdown
 from grader.problem import REPO_ROOT, load_problem
 
 TIME_LIMIT_S = 8
@@ -164,18 +164,18 @@ def test_feedback_notebooks_have_outputs_and_results_but_no_hidden_test_code(bat
     nbformat.validate(feedback)
     text = nbformat.writes(feedback)
     assert "timed" in text and "per loop" in text  # %%time and %timeit ran, as in Jupyter
-    assert feedback.cells[-1].cell_type == "markdown" and "accepted" in feedback.cells[-1].source
-    assert "test_matches_the_reference_across_lengths_and_dtypes" in feedback.cells[-1].source
+    assert feedback.cells[0].cell_type == "markdown" and "accepted" in feedback.cells[0].source
+    assert "test_matches_the_reference_across_lengths_and_dtypes" in feedback.cells[0].source
     for line in hidden_lines:
         assert line not in text
     wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4)
-    assert "wrong_answer" in wrong.cells[-1].source and "```text" in wrong.cells[-1].source
+    assert "wrong_answer" in wrong.cells[0].source and "```text" in wrong.cells[0].source
 
 
 def test_feedback_notebooks_show_what_jax_did_and_the_reference_once_accepted(batch):
     _, out, _ = batch
-    accepted = nbformat.read(out / "feedback" / "ada--aot_compiled_sum.ipynb", as_version=4).cells[-1].source
-    wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4).cells[-1].source
+    accepted = nbformat.read(out / "feedback" / "ada--aot_compiled_sum.ipynb", as_version=4).cells[0].source
+    wrong = nbformat.read(out / "feedback" / "cy--aot_compiled_sum.ipynb", as_version=4).cells[0].source
     # Each test is told by its property first, as on the web page.
     assert "Sums a small float vector.<br>`test_sums_a_small_float_vector`" in accepted
     for results in (accepted, wrong):
