@@ -211,10 +211,7 @@ def insight_markdown(insight: dict[str, Any]) -> list[str]:
         f"({totals.get('compile_s', 0):.3f} s compiling, {totals.get('run_s', 0):.3f} s running).",
     ]
     if hidden.get("calls"):
-        lines[-1] += (
-            f" The hidden tests made {hidden['calls']} calls: {hidden.get('traces', 0)} traces, "
-            f"{hidden.get('compiles', 0)} compiles."
-        )
+        lines[-1] += f" The hidden tests made {hidden['calls']} calls."
     for warning in insight.get("warnings", []):
         lines += ["", f"**Warning:** {_cell(warning)}"]
     for note in insight.get("notes", []):

@@ -62,7 +62,7 @@ MONITORING_EVENTS = {
 # Caps on what one reply reports, so that a busy submission cannot make replies huge.
 MAX_STAGE_RECORDS = 256
 MAX_SIGNATURE_LEAVES = 64
-# Lowerings and executables are kept alive (so that ids stay unique) up to this many.
+# Lowerings and executables are kept alive (so that ids stay unique) up to this many, the newest.
 MAX_TRACKED_OBJECTS = 4096
 # What a jaxpr summary carries at most.
 MAX_JAXPR_EQUATIONS = 100_000
@@ -161,8 +161,12 @@ class Runtime:
         ]
 
     def _track(self, value: Any, number: int) -> None:
-        if len(self.tracked) < MAX_TRACKED_OBJECTS:
-            self.tracked[id(value)] = (value, number)
+        # The newest lowerings and executables are the ones a check links (a compile to its
+        # lowering, a call to its executable): when full, the oldest make room, so that no
+        # amount of earlier work (a notebook's %timeit, say) blinds the record of a later call.
+        if len(self.tracked) >= MAX_TRACKED_OBJECTS:
+            del self.tracked[next(iter(self.tracked))]
+        self.tracked[id(value)] = (value, number)
 
     def _tracked_id(self, value: Any) -> int:
         entry = self.tracked.get(id(value))

@@ -78,8 +78,11 @@ ATTACKS = {
          "    os.symlink(HOST_SOCKET, path)"],
         {"accepted", "runtime_error", "time_limit_exceeded"},
     ),
+    # Timing cells before the tests, one of them lowering more times than the runtime keeps track
+    # of: what a notebook did before the tests must not change how its function is judged.
     "timed": (
-        ["%timeit -n2 -r1 aot_compiled_sum(jnp.ones(7))", "%%time\nprint(aot_compiled_sum(jnp.arange(3.0)))"],
+        ["import jax\nsummed = jax.jit(jnp.sum)\n%timeit -n 5000 -r 1 summed.lower(jnp.ones(7))",
+         "%timeit -n2 -r1 aot_compiled_sum(jnp.ones(7))", "%%time\nprint(aot_compiled_sum(jnp.arange(3.0)))"],
         {"accepted"},
     ),
     "endless_cells": ([], {"time_limit_exceeded"}),  # 20,000 cells of `x = 1`, below
