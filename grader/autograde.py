@@ -41,8 +41,10 @@ from typing import Any
 
 from grader.feedback_notebook import feedback_notebook
 from grader.report import Report
+from grader.spreadsheet import spreadsheet_row
 from grader.verdicts import Verdict
 from grader.workers import worker_context
+from sandbox.protocol import printable
 
 NOTEBOOK_SUFFIX = ".ipynb"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -101,14 +103,30 @@ def find_notebooks(paths: Sequence[str]) -> list[Path]:
     return unique
 
 
+MAX_STUDENT_NAME_BYTES = 100
+
+
 def student_name(path: Path, metadata: dict[str, Any] | None, *, source: str = "file") -> str:
     """Who a notebook is from: its file name, or with ``source="metadata"`` the name the
-    notebook's ``grader.student`` metadata gives (the file name when it has none)."""
+    notebook's ``grader.student`` metadata gives (the file name when it has none).
+
+    Either is the student's text, so it is made safe here, once, for every output: one line of
+    printable text (control characters escaped, see ``one_line``), at most
+    ``MAX_STUDENT_NAME_BYTES`` bytes of UTF-8. It is a label: nothing here says it is true.
+    """
+    name = path.stem
     if source == "metadata" and metadata:
         named = metadata.get("grader", {}).get("student") if isinstance(metadata.get("grader"), dict) else None
         if isinstance(named, str) and named.strip():
-            return named.strip()[:100]
-    return path.stem[:100]
+            name = named.strip()
+    safe = one_line(name[: 4 * MAX_STUDENT_NAME_BYTES])
+    return safe.encode()[:MAX_STUDENT_NAME_BYTES].decode(errors="ignore")
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of printable text: what ``sandbox.protocol.printable`` leaves (a
+    newline, a tab) escaped too, so that no text can repaint a terminal or break a table."""
+    return printable(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
 # -- one notebook, in a worker ----------------------------------------------------------------
@@ -145,27 +163,33 @@ def _pool(device: str) -> Any:
 def grade_file(path: Path, problem_slug: str | None, student_from: str = "file") -> Graded:
     """Grade one file of the batch; whatever is wrong with it becomes its verdict."""
     from grader.harness import grade_submission
-    from grader.problem import ProblemError, load_problem
+    from grader.problem import SLUG_PATTERN, ProblemError, installed_problem, load_problem
     from grader.source import SubmissionInputError, read_submission
 
     started = time.perf_counter()
-    student = path.stem[:100]
+    student = student_name(path, None)
     slug = problem_slug or ""
     try:
         source = read_submission(path)
         metadata = _notebook_metadata(source.notebook)
         student = student_name(path, metadata, source=student_from)
-        slug = problem_slug or _problem_from_metadata(metadata)
-        if not slug:
-            raise SubmissionInputError(
-                f"{path.name}: the notebook does not say which problem it solves; pass --problem SLUG "
-                "(a notebook downloaded from a problem's page says it in its metadata)"
-            )
-        problem = load_problem(slug)
+        if problem_slug:  # staff's own choice: a slug or a problem notebook's path
+            problem = load_problem(problem_slug)
+        else:  # the student's file names it: an installed problem's slug, never a path
+            slug = _problem_from_metadata(metadata)
+            if not slug:
+                raise SubmissionInputError(
+                    f"{path.name}: the notebook does not say which problem it solves; pass --problem SLUG "
+                    "(a notebook downloaded from a problem's page says it in its metadata)"
+                )
+            problem = installed_problem(slug)
         slug = problem.slug
     except (SubmissionInputError, ProblemError) as exc:
-        with contextlib.suppress(ProblemError):  # a slug, not the path it was given as
-            slug = load_problem(slug).slug if slug else slug
+        if problem_slug:  # a slug, not the path it was given as
+            with contextlib.suppress(ProblemError):
+                slug = load_problem(problem_slug).slug
+        elif not SLUG_PATTERN.match(slug):  # the student's text: not a name for the outputs
+            slug = ""
         report = Report(problem=slug, verdict=Verdict.INVALID_SUBMISSION, score=0.0, max_score=0.0, message=str(exc))
         report.duration_s = time.perf_counter() - started
         return Graded(str(path), student, slug, report)
@@ -269,7 +293,7 @@ def _result(future: concurrent.futures.Future[Graded], path: Path, problem: str 
     except Exception as exc:  # the worker died (killed, out of memory): the notebook was not graded
         report = Report(problem=problem or "", verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=0.0)
         report.message = f"the grading worker stopped: {type(exc).__name__}: {exc}"[:2000]
-        return Graded(str(path), path.stem[:100], problem or "", report)
+        return Graded(str(path), student_name(path, None), problem or "", report)
 
 
 class OutputWriter:
@@ -308,7 +332,8 @@ def junit_xml(graded: Iterable[Graded]) -> str:
     """One JUnit test suite per notebook (named student/problem), one test case per test."""
     suites = ET.Element("testsuites", name="autograde")
     for item in graded:
-        label = f"{item.student}/{item.problem or 'unknown'}"
+        # The report's suite makes every text XML-legal; the label is the student's text too.
+        label = printable(f"{item.student}/{item.problem or 'unknown'}")
         suites.append(item.report.junit_suite(name=label, classname=label.replace("/", ".")))
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 
@@ -317,15 +342,18 @@ RESULT_COLUMNS = ("student", "problem", "verdict", "score", "max_score", "second
 
 
 def write_results_csv(path: Path, graded: Iterable[Graded]) -> None:
+    """One row per notebook; no cell a spreadsheet would run (``grader.spreadsheet``)."""
     with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=RESULT_COLUMNS)
-        writer.writeheader()
+        writer = csv.writer(handle)
+        writer.writerow(RESULT_COLUMNS)
         for item in graded:
-            writer.writerow(item.row())
+            row = item.row()
+            writer.writerow(spreadsheet_row(row[column] for column in RESULT_COLUMNS))
 
 
 def write_gradebook_csv(path: Path, graded: Iterable[Graded]) -> None:
-    """Students × problems: each cell the score (the best, if a student has several notebooks)."""
+    """Students × problems: each cell the score (the best, if a student has several notebooks);
+    no cell a spreadsheet would run (``grader.spreadsheet``)."""
     scores: dict[str, dict[str, float]] = {}
     for item in graded:
         if item.problem:
@@ -336,29 +364,35 @@ def write_gradebook_csv(path: Path, graded: Iterable[Graded]) -> None:
     problems = sorted({problem for row in scores.values() for problem in row})
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", *problems, "total"])
+        writer.writerow(spreadsheet_row(["student", *problems, "total"]))
         for student in sorted(scores):
             row = scores[student]
-            writer.writerow([student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"])
+            cells = [student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"]
+            writer.writerow(spreadsheet_row(cells))
 
 
 def _seconds(graded: Graded) -> str:
     return f"{graded.report.duration_s:.1f}"
 
 
+def _score(graded: Graded) -> str:
+    return f"{graded.report.score:g}/{graded.report.max_score:g}"
+
+
 def summary_table(graded: Sequence[Graded], seconds: float) -> str:
-    """The table printed at the end: one line per notebook, then the counts."""
+    """The table printed at the end: one line per notebook, then the counts.
+
+    Every cell is one line of printable text (``one_line``): a name or a slug is the
+    student's text, and an escape sequence in it must not reach the terminal.
+    """
     header = ("student", "problem", "verdict", "score", "seconds")
-    rows = [
-        (g.student, g.problem or "?", g.verdict, f"{g.report.score:g}/{g.report.max_score:g}", _seconds(g))
-        for g in graded
-    ]
+    rows = [tuple(map(one_line, (g.student, g.problem or "?", g.verdict, _score(g), _seconds(g)))) for g in graded]
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in (header, *rows)]
     lines.insert(1, "  ".join("-" * width for width in widths))
     counts: dict[str, int] = {}
     for g in graded:
         counts[g.verdict] = counts.get(g.verdict, 0) + 1
-    tally = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+    tally = ", ".join(f"{count} {one_line(verdict)}" for verdict, count in sorted(counts.items()))
     lines.append(f"\n{len(graded)} notebooks graded in {seconds:.1f} s: {tally}")
     return "\n".join(lines)

@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--student-from",
         choices=("file", "metadata"),
         default="file",
-        help="the student's name: the file name (default) or the notebook's grader.student metadata",
+        help="the student's name: the file name (default) or the notebook's grader.student metadata, "
+        "a label only, not verified (the site's `manage.py autograde` checks its signature)",
     )
     autograde.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
 

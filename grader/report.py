@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.verdicts import Verdict
+from sandbox.protocol import printable
 
 # 2: a failed test's ``property`` and ``failing_input`` (grader.feedback), and ``insight``.
 REPORT_SCHEMA = 2
@@ -103,11 +104,15 @@ class Report:
         return ET.tostring(self.junit_suite(), encoding="unicode", xml_declaration=True)
 
     def junit_suite(self, *, name: str | None = None, classname: str | None = None) -> ET.Element:
-        """The report as one JUnit ``testsuite`` (a batch of reports puts several in one file)."""
-        classname = classname or self.problem
+        """The report as one JUnit ``testsuite`` (a batch of reports puts several in one file).
+
+        Every text goes in through ``printable`` (``_xml_text``): a name or a message may hold
+        the student's text, and one control character would make the whole file unreadable.
+        """
+        classname = _xml_text(classname or self.problem)
         suite = ET.Element(
             "testsuite",
-            name=name or self.problem,
+            name=_xml_text(name or self.problem),
             tests=str(len(self.tests)),
             failures=str(sum(t.outcome == "failed" for t in self.tests)),
             errors=str(sum(t.outcome == "error" for t in self.tests)),
@@ -119,17 +124,18 @@ class Report:
             ("score", str(self.score)),
             ("max_score", str(self.max_score)),
         ):
-            ET.SubElement(properties, "property", name=name, value=value)
+            ET.SubElement(properties, "property", name=name, value=_xml_text(value))
         for test in self.tests:
-            case = ET.SubElement(suite, "testcase", classname=classname, name=test.name, time=f"{test.duration_s:.3f}")
+            case = ET.SubElement(
+                suite, "testcase", classname=classname, name=_xml_text(test.name), time=f"{test.duration_s:.3f}"
+            )
             if test.outcome in ("failed", "error"):
                 tag = "failure" if test.outcome == "failed" else "error"
-                ET.SubElement(
-                    case, tag, message=test.message.splitlines()[0] if test.message else test.outcome
-                ).text = test.feedback
+                message = test.message.splitlines()[0] if test.message else test.outcome
+                ET.SubElement(case, tag, message=_xml_text(message)).text = _xml_text(test.feedback)
         if self.message and not self.tests:
             case = ET.SubElement(suite, "testcase", classname=classname, name="load")
-            ET.SubElement(case, "error", message=str(self.verdict)).text = self.message
+            ET.SubElement(case, "error", message=_xml_text(str(self.verdict))).text = _xml_text(self.message)
         return suite
 
     def to_gradescope(self) -> dict[str, Any]:
@@ -162,3 +168,10 @@ class Report:
             if test.outcome != "passed" and test.feedback:
                 lines.extend(f"         {line}" for line in test.feedback.splitlines()[:16])
         return "\n".join(lines)
+
+
+def _xml_text(text: str) -> str:
+    """``text`` as XML 1.0 allows it. ``printable`` escapes every control character but
+    newline and tab (both legal), every lone surrogate and every non-character such as
+    U+FFFE: what it leaves is legal XML."""
+    return printable(text)

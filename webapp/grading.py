@@ -93,12 +93,18 @@ def student_notebook(slug: str, *, student: str, code: str | None = None) -> str
     """The problem as a notebook to download (no hidden tests), as JSON text.
 
     Its ``grader`` metadata names the problem and ``student``, so that ``grader autograde``
-    knows whose it is and what it solves; ``code``, the student's draft, replaces the starter.
+    knows whose it is and what it solves, and ``signature`` signs the two with the site's secret
+    (``webapp.notebook_identity``), so that ``manage.py autograde`` can believe the name;
+    ``code``, the student's draft, replaces the starter.
     """
     import nbformat
 
-    notebook = load_problem(slug).student_notebook()
+    from webapp.notebook_identity import sign_notebook_identity
+
+    problem = load_problem(slug)
+    notebook = problem.student_notebook()
     notebook.metadata["grader"]["student"] = student
+    notebook.metadata["grader"]["signature"] = sign_notebook_identity(problem.slug, student)
     if code is not None:
         for cell in notebook.cells:
             if "starter" in cell.metadata.get("tags", []):

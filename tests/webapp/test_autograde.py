@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -16,8 +17,13 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+import grader.autograde
+from grader.autograde import Graded, find_notebooks
 from grader.problem import load_problem, solutions_dir
+from grader.spreadsheet import FORMULA_LEADS
+from webapp import grading
 from webapp.catalog.models import Problem
+from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Draft, Progress, Submission
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,7 +109,8 @@ def test_autograde_records_each_named_student_and_lists_the_unknown(accounts, ha
         stdout=out, stderr=err,
     )  # fmt: skip
     assert "recorded 2 submission(s) of aot_compiled_sum" in out.getvalue()
-    assert "no account with that username (1): zed" in err.getvalue()
+    assert "not recorded (1):" in err.getvalue() and "  zed (" in err.getvalue()
+    assert "download-2.ipynb): no account with that username" in err.getvalue()
     assert not User.objects.filter(username="zed").exists()
 
     ada = Submission.objects.get(user=accounts["ada"])
@@ -164,3 +171,132 @@ def test_autograde_and_gradebook_refuse_what_they_cannot_do(catalog, tmp_path):
     out = io.StringIO()
     call_command("gradebook", "--csv", "-", "--problem", SLUG, stdout=out)
     assert out.getvalue().splitlines()[0] == f"student,email,{SLUG},total"
+
+
+# -- whose a notebook is: only what the site signed is believed ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Graded]:
+    """Notebooks claiming to be someone's, graded once for the tests below (really: sandboxes,
+    nbclient), by the file's name. Made as the download view makes them (``grading.
+    student_notebook`` signs them), then edited as a student could edit them."""
+    folder = tmp_path_factory.mktemp("claims")
+
+    def notebook(student: str, code: str | None = None) -> nbformat.NotebookNode:
+        return nbformat.reads(grading.student_notebook(SLUG, student=student, code=code), as_version=4)
+
+    unsigned = notebook("alice")
+    del unsigned.metadata["grader"]["signature"]
+    copied = notebook("alice")  # alice's signature, bob's name
+    copied.metadata["grader"]["student"] = "bob"
+    made = {
+        "admin": notebook("admin"),  # signed: staff can download a notebook too
+        "alice-unsigned": unsigned,
+        "bob-with-alices-signature": copied,
+        "carol": notebook("carol", REFERENCE),
+        "alice-1": notebook("alice"),
+        "alice-2": notebook("alice", REFERENCE),
+    }
+    for name, content in made.items():
+        nbformat.write(content, folder / f"{name}.ipynb")
+    graded, finished = grader.autograde.autograde([str(folder)], problem=SLUG, jobs=2, student_from="metadata")
+    assert finished and len(graded) == len(made)
+    return {Path(item.path).stem: item for item in graded}
+
+
+@pytest.fixture
+def record(
+    claims: dict[str, Graded], catalog: None, django_user_model: type[User], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., tuple[str, str]]:
+    """``manage.py autograde --student-from metadata`` on some of ``claims``' notebooks, with the
+    accounts they name; the command's grading step gives back the module's real gradings."""
+    for name in ("alice", "bob", "carol"):
+        django_user_model.objects.create_user(name, f"{name}@example.org", "a-long-password-1")
+    django_user_model.objects.create_user("admin", "admin@example.org", "a-long-password-1", is_staff=True)
+    by_path = {Path(item.path): item for item in claims.values()}
+
+    def graded_before(paths: list[str], **options: object) -> tuple[list[Graded], bool]:
+        return [by_path[path] for path in find_notebooks(paths)], True
+
+    monkeypatch.setattr(grader.autograde, "autograde", graded_before)
+
+    def run(*names: str, trust: bool = False) -> tuple[str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        files = [claims[name].path for name in names]
+        options = {"trust_unsigned_metadata": True} if trust else {}
+        call_command("autograde", *files, problem=SLUG, student_from="metadata", stdout=out, stderr=err, **options)
+        return out.getvalue(), err.getvalue()
+
+    return run
+
+
+def submits_of(username: str) -> list[Submission]:
+    return list(Submission.objects.filter(user__username=username))
+
+
+def test_a_notebook_claiming_a_staff_account_is_recorded_to_nobody(record):
+    for trust in (False, True):  # signed for admin or not, trusted or not
+        out, err = record("admin", "carol", trust=trust)
+        assert "recorded 1 submission(s)" in out
+        assert "admin is a staff account: notebooks are never recorded to staff" in err
+    assert submits_of("admin") == [] and len(submits_of("carol")) == 2
+
+
+def test_an_unsigned_claim_is_refused_unless_staff_trust_unsigned_metadata(record):
+    out, err = record("alice-unsigned")
+    assert "recorded 0 submission(s)" in out
+    assert "alice (" in err and "unsigned: not a notebook downloaded from this site" in err
+    assert submits_of("alice") == []
+    out, err = record("alice-unsigned", trust=True)
+    assert "recorded 1 submission(s)" in out and err == ""
+    assert [submit.origin for submit in submits_of("alice")] == ["autograde"]
+
+
+def test_a_notebook_the_site_signed_is_recorded_to_its_student(record):
+    out, err = record("carol")
+    assert "recorded 1 submission(s)" in out and err == ""
+    [carol] = submits_of("carol")
+    assert (carol.kind, carol.verdict) == ("submit", "accepted")
+    identity = json.loads(carol.notebook)["metadata"]["grader"]
+    assert notebook_identity_matches(identity["signature"], problem=SLUG, student="carol")
+
+
+def test_a_signature_copied_into_another_name_is_refused(record):
+    for trust in (False, True):  # not unsigned: forged, whatever the staff trust
+        out, err = record("bob-with-alices-signature", trust=trust)
+        assert "recorded 0 submission(s)" in out
+        assert "bob (" in err and f"its signature is not this site's for bob and {SLUG}" in err
+    assert submits_of("bob") == [] and submits_of("alice") == []
+
+
+def test_two_notebooks_for_one_student_are_a_conflict_not_a_merge(record):
+    out, err = record("alice-1", "alice-2", "carol")
+    assert "recorded 1 submission(s)" in out and len(submits_of("carol")) == 1
+    assert submits_of("alice") == []
+    conflicts = [line for line in err.splitlines() if "conflict: 2 notebooks of this batch are alice's" in line]
+    assert len(conflicts) == 2
+    assert all("alice-1.ipynb" in line and "alice-2.ipynb" in line for line in conflicts)
+
+
+def test_the_downloaded_notebook_is_signed_for_its_student_and_problem(accounts):
+    identity = nbformat.reads(download(signed_in(accounts["ada"])), as_version=4).metadata["grader"]
+    assert identity["student"] == "ada"
+    assert notebook_identity_matches(identity["signature"], problem=SLUG, student="ada")
+    assert not notebook_identity_matches(identity["signature"], problem=SLUG, student="ben")
+    assert not notebook_identity_matches(identity["signature"], problem="compile_for", student="ada")
+    for forged in (None, 7, "", "ada", identity["signature"] + "x", ["ada"]):
+        assert not notebook_identity_matches(forged, problem=SLUG, student="ada")
+
+
+def test_no_gradebook_cell_begins_like_a_formula(catalog, django_user_model, tmp_path):
+    django_user_model.objects.create_user('=HYPERLINK("x")', "+x@example.org", "a-long-password-1")
+    django_user_model.objects.create_superuser("staff", "staff@example.org", "a-long-password-1")
+    path = tmp_path / "gradebook.csv"
+    call_command("gradebook", "--csv", str(path), stdout=io.StringIO())
+    staff = signed_in(User.objects.get(username="staff"))
+    downloaded = staff.get(reverse("admin:submissions_gradebookstudent_changelist") + "?format=csv")
+    for text in (path.read_text(), downloaded.content.decode()):
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[1][:2] == ['\'=HYPERLINK("x")', "'+x@example.org"]
+        assert not any(cell.startswith(FORMULA_LEADS) for row in rows for cell in row)

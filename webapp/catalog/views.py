@@ -82,8 +82,10 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def problem_notebook(request: SignedInRequest, slug: str) -> HttpResponse:
     """The problem as a Jupyter notebook, with the student's draft in place of the starter.
 
-    It says whose it is and which problem it solves, so staff can grade a folder of them
-    with ``grader autograde`` without naming either.
+    It says whose it is and which problem it solves, signed by the site (see
+    ``webapp.notebook_identity``), so staff can grade a folder of them with ``manage.py
+    autograde --student-from metadata`` without naming either, and without taking a student's
+    word for a name.
     """
     problem = get_object_or_404(Problem, slug=slug)
     draft = Draft.objects.filter(user=request.user, problem=problem).first()

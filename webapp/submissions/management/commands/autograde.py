@@ -2,20 +2,53 @@
 
 The notebooks are graded as ``python -m grader autograde`` grades them (in parallel, each run
 as Jupyter runs it, in a sandbox); each result whose student has an account here (matched by
-username) is recorded as a Submit of theirs. Names without an account are listed, never made up.
+username) is recorded as a Submit of theirs. A handed-in notebook is the student's file, so
+its name is not taken on trust: with ``--student-from metadata`` only a name this site signed
+for that student and problem (``webapp.notebook_identity``) is believed, nothing is ever
+recorded to a staff account, and two notebooks of one batch for the same student are both
+set aside. Whatever is not recorded is listed at the end with its reason; no account is made.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from webapp.catalog.models import Problem
+from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Submission
+
+if TYPE_CHECKING:
+    from grader.autograde import Graded
+
+TRUST_UNSIGNED_HELP = (
+    "with --student-from metadata, also believe a grader.student that carries no signature of this "
+    "site (a notebook not downloaded from it). RISKY: anyone can write any username into a notebook, "
+    "so a student can hand in work as someone else; use it only when you know who handed in each "
+    "file. A signature that does not match is refused all the same, and nothing is ever recorded "
+    "to a staff account"
+)
+
+
+@dataclass(frozen=True)
+class HandedIn:
+    """What the command reads of a graded file: its code, and its notebook with that one's metadata."""
+
+    code: str
+    notebook: str
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NotRecorded:
+    item: Graded
+    reason: str
 
 
 class Command(BaseCommand):
@@ -29,13 +62,14 @@ class Command(BaseCommand):
             "--student-from",
             choices=("file", "metadata"),
             default="file",
-            help="whose notebook it is: the file's name (default) or the notebook's grader.student metadata",
+            help="whose notebook it is: the file's name (default) or the notebook's grader.student metadata, "
+            "believed only when the site signed it for that student and problem",
         )
+        parser.add_argument("--trust-unsigned-metadata", action="store_true", help=TRUST_UNSIGNED_HELP)
         parser.add_argument("--out", type=Path, help="also write the reports, JUnit XML and CSVs here")
 
     def handle(self, *args: Any, files: list[str], problem: str, **options: Any) -> None:
         from grader.autograde import AutogradeUsageError, autograde, summary_table
-        from grader.source import SubmissionInputError, read_submission
 
         catalog_problem = Problem.objects.filter(slug=problem).first()
         if catalog_problem is None:
@@ -43,6 +77,8 @@ class Command(BaseCommand):
             raise CommandError(f"no problem {problem!r} in the catalog (known: {known})")
         if options["jobs"] is not None and options["jobs"] < 1:
             raise CommandError("--jobs must be at least 1")
+        if options["trust_unsigned_metadata"] and options["student_from"] != "metadata":
+            raise CommandError("--trust-unsigned-metadata is for --student-from metadata")
         started = time.perf_counter()
         try:
             graded, finished = autograde(
@@ -55,23 +91,116 @@ class Command(BaseCommand):
         except AutogradeUsageError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(summary_table(graded, time.perf_counter() - started))
-        recorded, unknown = 0, []
-        for item in graded:
-            user = User.objects.filter(username=item.student).first()
-            if user is None:
-                unknown.append(item.student)
-                continue
-            try:
-                source = read_submission(item.path)
-                code, notebook = source.text, source.notebook or ""
-            except SubmissionInputError:  # not readable at all: its verdict says so, there is no code
-                code, notebook = "", ""
-            Submission.record_graded(user, catalog_problem, item.report.to_dict(), code=code, notebook=notebook)
-            recorded += 1
-        self.stdout.write(f"recorded {recorded} submission(s) of {problem}")
-        if unknown:
-            self.stderr.write(
-                f"not recorded, no account with that username ({len(unknown)}): {', '.join(sorted(unknown))}"
+        handed_in = {item.path: read_handed_in(item.path) for item in graded}
+        recordable, refused = self.choose(
+            graded,
+            handed_in,
+            catalog_problem,
+            from_metadata=options["student_from"] == "metadata",
+            trust_unsigned=options["trust_unsigned_metadata"],
+        )
+        for item, user in recordable:
+            files_of = handed_in[item.path]
+            Submission.record_graded(
+                user, catalog_problem, item.report.to_dict(), code=files_of.code, notebook=files_of.notebook
             )
+        self.stdout.write(f"recorded {len(recordable)} submission(s) of {problem}")
+        self.list_not_recorded(refused)
         if not finished:
             raise CommandError("interrupted: the notebooks graded so far were recorded")
+
+    def choose(
+        self,
+        graded: list[Graded],
+        handed_in: dict[str, HandedIn],
+        problem: Problem,
+        *,
+        from_metadata: bool,
+        trust_unsigned: bool,
+    ) -> tuple[list[tuple[Graded, User]], list[NotRecorded]]:
+        """Which graded notebooks are recorded, to whom; and the others, each with its reason."""
+        refused: list[NotRecorded] = []
+        claims: dict[int, list[tuple[Graded, User]]] = {}
+        for item in graded:
+            account = self.account_for(
+                item, handed_in[item.path], problem, from_metadata=from_metadata, trust_unsigned=trust_unsigned
+            )
+            if isinstance(account, str):
+                refused.append(NotRecorded(item, account))
+            else:
+                claims.setdefault(account.pk, []).append((item, account))
+        recordable = []
+        for claim in claims.values():
+            if len(claim) == 1:
+                recordable += claim
+                continue
+            # Two notebooks of one batch for the same student and problem: neither is recorded.
+            # Recording both would have the gradebook (the best Submit counts) pick one without
+            # anyone deciding, and a copy of a classmate's signed notebook could then raise or
+            # stand for their grade. Which hand-in counts is the staff's call: both are listed,
+            # and staff grade the one that counts on its own.
+            user = claim[0][1]
+            names = ", ".join(_shown(item.path) for item, _ in claim)
+            for item, _ in claim:
+                refused.append(
+                    NotRecorded(
+                        item,
+                        f"conflict: {len(claim)} notebooks of this batch are {user.username}'s for {problem.slug} "
+                        f"({names}); none of them recorded, grade the one that counts on its own",
+                    )
+                )
+        return recordable, refused
+
+    def account_for(
+        self, item: Graded, handed_in: HandedIn, problem: Problem, *, from_metadata: bool, trust_unsigned: bool
+    ) -> User | str:
+        """The account a notebook is recorded to, or why it is recorded to none."""
+        user = User.objects.filter(username=item.student).first()
+        if user is None:
+            return "no account with that username"
+        if user.is_staff or user.is_superuser:
+            return f"{user.username} is a staff account: notebooks are never recorded to staff"
+        if not from_metadata:  # staff named the files (a learning platform's export): their word
+            return user
+        block = handed_in.metadata.get("grader")
+        block = block if isinstance(block, dict) else {}
+        if not isinstance(block.get("student"), str):
+            return "its metadata names no student"
+        signature = block.get("signature")
+        if signature is None:
+            if trust_unsigned:
+                return user
+            return (
+                "unsigned: not a notebook downloaded from this site, so its grader.student is only a claim "
+                "(--trust-unsigned-metadata records it)"
+            )
+        if not notebook_identity_matches(signature, problem=problem.slug, student=user.username):
+            return f"its signature is not this site's for {user.username} and {problem.slug} (edited or copied)"
+        return user
+
+    def list_not_recorded(self, refused: list[NotRecorded]) -> None:
+        if not refused:
+            return
+        self.stderr.write(f"not recorded ({len(refused)}):")
+        for entry in sorted(refused, key=lambda entry: (entry.item.student, entry.item.path)):
+            self.stderr.write(f"  {entry.item.student} ({_shown(entry.item.path)}): {entry.reason}")
+
+
+def read_handed_in(path: str) -> HandedIn:
+    """A graded file's code and notebook as recorded; an unreadable one (its verdict says so) has none."""
+    from grader.source import SubmissionInputError, read_submission
+
+    try:
+        source = read_submission(Path(path))
+    except SubmissionInputError:
+        return HandedIn("", "", {})
+    notebook: Any = json.loads(source.notebook) if source.notebook else {}
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    return HandedIn(source.text, source.notebook or "", metadata if isinstance(metadata, dict) else {})
+
+
+def _shown(path: str) -> str:
+    """A file's path as the staff's terminal shows it: the student may have chosen its name."""
+    from grader.autograde import one_line
+
+    return one_line(path)
