@@ -37,7 +37,7 @@ from grader.proxy import (
 )
 from grader.reference import modified
 from sandbox import protocol
-from sandbox.runtime import describe_stages
+from sandbox.stages import describe_stages
 
 INSIGHT_SCHEMA = 1
 MAX_LISTED_CALLS = 40

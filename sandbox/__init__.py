@@ -1,8 +1,9 @@
 """Running untrusted submissions: backends, the channel protocol and the in-sandbox runtime.
 
-This package imports neither Django nor the grader. The in-sandbox runtime
-(`sandbox.runtime`) and the protocol (`sandbox.protocol`) are mounted read-only into
-every sandbox, so they depend on the standard library and numpy only.
+This package imports neither Django nor the grader. What runs inside a sandbox is the
+``sandbox.inside`` package, which no host module imports; the two sides share the wire's
+vocabulary (``sandbox.protocol``, ``sandbox.cell_outputs``) and ``sandbox.stages``. The
+package is mounted read-only into every sandbox.
 """
 
 # XLA:CPU's newer fusion emitters take about half as long again to compile the small programs

@@ -315,7 +315,7 @@ def runtime_bootstrap(package_parent: str, site_dirs: Sequence[str] = ()) -> str
     """Python code that adds ``site_dirs``, imports the runtime from ``package_parent`` and serves."""
     return (
         f"import site, sys; [site.addsitedir(d) for d in {list(site_dirs)!r}]; "
-        f"sys.path.insert(0, {package_parent!r}); from sandbox.runtime import main; main()"
+        f"sys.path.insert(0, {package_parent!r}); from sandbox.inside.runtime import main; main()"
     )
 
 

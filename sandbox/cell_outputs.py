@@ -1,6 +1,6 @@
 """What a notebook cell's outputs may hold when they leave the sandbox: part of the wire's vocabulary.
 
-A notebook runs wholly inside its sandbox (``sandbox.notebook_runner``); what comes back is
+A notebook runs wholly inside its sandbox (``sandbox.inside.notebook_runner``); what comes back is
 the outputs of its cells, which the student's kernel wrote. Both sides apply the same
 allow-list: the sandbox to keep its reply small, the host because the sandbox's word is
 worth nothing (``clean_outputs`` is the check, on the trusted side, of whatever arrived).

@@ -12,7 +12,7 @@ sandbox, reaps them and empties ``/tmp`` and ``/dev/shm`` (a notebook's kernel s
 what it made) before forking again, so nothing one submission did reaches the next. The
 submission runs in PID, user, IPC and mount namespaces of its own, where it can neither see
 nor signal the fork server, which runs no submission code and is not dumpable
-(``runtime.serve_forks``). Any answer of the fork server's that is late or malformed
+(``sandbox.inside.forks``). Any answer of the fork server's that is late or malformed
 discards its whole sandbox, and the next submission gets a fresh one.
 """
 
@@ -34,7 +34,7 @@ from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.cgroups import SandboxCgroup
 
-GO = b"\x00"  # see runtime._become_submission
+GO = b"\x00"  # see sandbox.inside.forks._become_submission
 STARTUP_SECONDS = 120.0  # importing JAX on a slow or busy host
 CONTROL_SECONDS = 10.0  # forking, or cleaning up after a submission
 MAX_PID = 2**22  # Linux's pid_max cannot be larger

@@ -1,7 +1,7 @@
 """A handed-in notebook seen from the trusted side: which cells run, and what came back.
 
 A notebook runs as Jupyter runs it, and wholly inside its sandbox: nbclient and the IPython
-kernel both live there (``notebook_runner``, ``runtime.Kernel``), so this side never speaks
+kernel both live there (``sandbox.inside``), so this side never speaks
 to a kernel, reads a ZeroMQ message or opens a file the sandbox made. It sends the sources of
 the notebook's code cells (not its test cells) with the ``notebook`` request, which may take
 the sandbox's whole time and no more, and takes from the reply each cell's outputs (checked

@@ -121,7 +121,7 @@ MAX_INSIGHT_TEXT = 20_000
 # The environment variable (set to "1") that has the runtime of a sandbox prepare a kernel
 # for a notebook as it starts (or a fork server's children, each theirs).
 NOTEBOOK_VARIABLE = "JAXJUDGE_NOTEBOOK"
-# A fork server (``runtime.serve_forks``) reads its control socket from the fd this variable
+# A fork server (``inside.forks.serve_forks``) reads its control socket from the fd this variable
 # names. It speaks a control protocol of its own: one JSON object a line, each of these ops.
 FORK_SERVER_VARIABLE = "JAXJUDGE_FORK_SERVER_FD"
 FORK, FORKED, END, ENDED = "fork", "forked", "end", "ended"

@@ -105,7 +105,7 @@ def sandbox_processes() -> set[str]:
     for pid in parents:
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if b"sandbox.runtime import main" not in handle.read():
+                if b"sandbox.inside.runtime import main" not in handle.read():
                     continue
         except OSError:
             continue

@@ -107,7 +107,7 @@ CANARY_CASES: dict[str, tuple[str, Verdict]] = {
     "forged_reply_through_the_runtime": (
         """
         import sys
-        runtime = sys.modules["sandbox.runtime"]
+        runtime = sys.modules["sandbox.inside.runtime"]
         original = runtime.Runtime.call
         def call(self, target, method, args, kwargs):
             reply = original(self, target, method, args, kwargs)
@@ -503,7 +503,7 @@ AOT_CASES: dict[str, tuple[str, Verdict]] = {
     "runtime_method_replaced": (
         """
         import sys, jax, jax.numpy as jnp
-        runtime = sys.modules["sandbox.runtime"]
+        runtime = sys.modules["sandbox.inside.runtime"]
         runtime.Runtime.tampering = lambda self: []
         def aot_compiled_sum(x):
             return jnp.sum(x)

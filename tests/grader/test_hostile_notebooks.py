@@ -202,7 +202,7 @@ def _is_harness(process: psutil.Process) -> bool:
         command = process.cmdline()
     except psutil.Error:
         return False
-    return bool(command) and "bwrap" not in command[0] and not any("sandbox.runtime" in part for part in command)
+    return bool(command) and "bwrap" not in command[0] and not any("sandbox.inside.runtime" in part for part in command)
 
 
 def test_the_batch_finishes_with_every_notebook_graded(batch):

@@ -31,7 +31,7 @@ def test_a_sandbox_that_stopped_answering_gets_the_verdict_of_its_cause(error, v
 
 
 def test_exceptions_from_the_submission_are_runtime_errors_with_its_own_frames():
-    trace = 'Traceback:\n  File "/opt/jaxjudge/sandbox/runtime.py", line 9, in call\n    x\n'
+    trace = 'Traceback:\n  File "/opt/jaxjudge/sandbox/inside/runtime.py", line 9, in call\n    x\n'
     trace += '  File "s.py", line 3, in answer\n    return 1 / 0\n'
     verdict, message = explain_failure(submission_exception("ZeroDivisionError", "ZeroDivisionError", "no", trace))
     assert verdict == Verdict.RUNTIME_ERROR

@@ -1,7 +1,7 @@
 """Inside the sandbox: a notebook's cells run as Jupyter runs them, wholly in here.
 
 nbclient plays Jupyter's part from a thread of the runtime's own process, driving the IPython
-kernel that the runtime serves on its main thread (``runtime.Kernel``), over ZeroMQ sockets
+kernel that the runtime serves on its main thread (``kernel.Kernel``), over ZeroMQ sockets
 in this sandbox's private ``/tmp``. The host never speaks to the kernel: every message the
 kernel sends, on every channel and with whatever parent, is read and judged in here, within
 the sandbox's memory, time and CPU limits. What leaves is one reply of the runtime's protocol
