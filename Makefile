@@ -32,6 +32,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 setup: system-packages $(STAMP) $(EDITOR_BUNDLE)
 

@@ -19,14 +19,12 @@ What it writes into the output directory:
 
 from __future__ import annotations
 
-import atexit
 import concurrent.futures
 import contextlib
 import csv
 import glob
 import json
 import multiprocessing
-import os
 import re
 import shutil
 import signal
@@ -131,7 +129,6 @@ def one_line(text: str) -> str:
 
 # -- one notebook, in a worker ----------------------------------------------------------------
 
-_pools: dict[str, Any] = {}
 _backend_name: str | None = None
 
 
@@ -140,7 +137,7 @@ def _start_worker(backend_name: str | None, scratch: str) -> None:
     sandbox starts warming.
 
     Ctrl-C is the batch's to handle (it stops the workers); and whatever a worker leaves in
-    ``scratch`` (a killed worker's kernel directories, say) goes when the batch ends.
+    ``scratch`` (hypothesis's cache, say) goes when the batch ends.
     """
     global _backend_name
     _backend_name = backend_name
@@ -150,14 +147,10 @@ def _start_worker(backend_name: str | None, scratch: str) -> None:
 
 
 def _pool(device: str) -> Any:
-    from sandbox.backends import get_backend
-    from sandbox.pool import SandboxPool
+    from grader.pools import PoolKind, sandbox_pool
 
-    if device not in _pools:
-        # The next sandbox warms up while this notebook is graded: a batch never waits for one.
-        _pools[device] = SandboxPool(get_backend(_backend_name, device=device), notebook=True, replace_early=True)
-        atexit.register(_pools[device].close)  # its cgroups and kernel directories go too
-    return _pools[device]
+    # The next sandbox warms up while this notebook is graded: a batch never waits for one.
+    return sandbox_pool(PoolKind(_backend_name, device, notebook=True), replace_early=True)
 
 
 def grade_file(path: Path, problem_slug: str | None, student_from: str = "file") -> Graded:
@@ -239,7 +232,9 @@ def autograde(
     from tqdm import tqdm  # type: ignore[import-untyped]
 
     files = find_notebooks(paths)
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(files)))
+    from grader.pools import default_jobs
+
+    jobs = max(1, min(jobs or default_jobs(len(files)), len(files)))
     writer = OutputWriter(out) if out is not None else None
     graded: dict[Path, Graded] = {}
     bar = tqdm(total=len(files), unit="notebook", disable=not sys.stderr.isatty() if progress is None else not progress)

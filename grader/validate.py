@@ -12,7 +12,6 @@ problems it validates.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import re
@@ -29,12 +28,13 @@ import nbclient.exceptions
 from jupyter_client.manager import KernelManager
 
 from grader.harness import grade_submission
+from grader.pools import PoolKind, default_jobs, sandbox_pool
 from grader.problem import REPO_ROOT, Problem, all_problems, load_problem
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from grader.workers import worker_context
-from sandbox.backends import Backend, get_backend
+from sandbox.backends import get_backend
 from sandbox.pool import SandboxPool
 
 EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+)\s*$", re.MULTILINE)
@@ -61,15 +61,11 @@ NOTEBOOK_TIMEOUT_S = 120  # per cell
 
 
 def validate_problem(
-    problem: Problem, backend: Backend, *, run_notebook: bool = True, pool: SandboxPool | None = None
+    problem: Problem, *, backend_name: str | None = None, run_notebook: bool = True, pool: SandboxPool | None = None
 ) -> list[Check]:
     """Grade the reference, the starter and every wrong solution of one problem, then run its
-    notebook. ``pool``: warm sandboxes of ``backend`` to grade in (default: a pool of its own)."""
-    if pool is None:
-        with SandboxPool(backend, replace_early=True) as own:
-            checks = _validate(problem, own)
-    else:
-        checks = _validate(problem, pool)
+    notebook. ``pool``: warm sandboxes to grade in (default: this process's, of ``backend_name``)."""
+    checks = _validate(problem, pool or sandbox_pool(PoolKind(backend_name), replace_early=True))
     if run_notebook:
         checks.append(notebook_check(problem))
     return checks
@@ -172,29 +168,16 @@ def _first_failed_cell(notebook: Any) -> int | None:
     return None
 
 
-def default_jobs() -> int:
-    """Problems validated at once: one more than the cores, at most 4. A job waits for its
-    sandbox part of the time (all 27 problems on 2 cores: 246 s with 2 jobs, 214 s with 3)."""
-    return max(1, min(4, len(os.sched_getaffinity(0)) + 1))
-
-
-_worker_pools: dict[str | None, SandboxPool] = {}
-
-
 def _validate_path(path: Path, backend_name: str | None) -> list[Check]:
     """In a worker process: validate one problem in the worker's pool (kept for the next one)."""
-    pool = _worker_pools.get(backend_name)
-    if pool is None:
-        pool = _worker_pools[backend_name] = SandboxPool(get_backend(backend_name), replace_early=True)
-        atexit.register(pool.close)
-    return validate_problem(load_problem(path), pool.backend, pool=pool)
+    return validate_problem(load_problem(path), backend_name=backend_name)
 
 
 def validated(
     problems: Sequence[Problem], *, backend_name: str | None = None, jobs: int | None = None
 ) -> Iterator[list[Check]]:
     """The checks of each problem, in order, ``jobs`` problems at a time."""
-    jobs = max(1, min(jobs or default_jobs(), len(problems)))
+    jobs = max(1, min(jobs or default_jobs(len(problems)), len(problems)))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as executor:
         yield from executor.map(_validate_path, [p.path for p in problems], [backend_name] * len(problems))
 

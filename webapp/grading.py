@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from grader.pools import PoolKind, close_pools, sandbox_pool, unenforced_limits
 from grader.problem import Problem, ProblemError, all_problems, load_problem, problems_dir, solutions_dir
 
-if TYPE_CHECKING:
-    from sandbox.pool import SandboxPool
-
-# One pool of warm sandboxes per device (and per kind: code, or a notebook with its kernel), per
-# worker process: a submission never waits for `import jax` in its sandbox. Created by the
-# first grading of its kind (or by `warm_up`).
-_pools: dict[tuple[str, bool], SandboxPool] = {}
-_pools_lock = threading.Lock()
+# Warm sandboxes per device (and per kind: code, or a notebook with its kernel), one pool each
+# per worker process (``grader.pools``): a submission never waits for `import jax` in its
+# sandbox. Created by the first grading of its kind (or by `warm_up`).
+__all__ = ["close_pools", "unenforced_limits"]  # for the worker command and the server
 
 
 class InstallRefused(Exception):
@@ -46,7 +42,6 @@ def install_problem(
     Nothing is copied unless all of that holds.
     """
     from grader.validate import validate_problem  # imports JAX: only when installing
-    from sandbox.backends import get_backend
 
     try:
         candidate = load_problem(notebook)
@@ -71,7 +66,7 @@ def install_problem(
             name = path.name if path.name.startswith("wrong_") else f"wrong_{index}_{path.name}"
             shutil.copy(path, staged_solutions / name)
         staged = load_problem(staged_notebook, solutions_root=Path(staging) / "solutions")
-        checks = validate_problem(staged, get_backend())
+        checks = validate_problem(staged)
         lines = [f"{'ok  ' if c.ok else 'FAIL'} {c.label}: {c.verdict}" for c in checks]
         if not all(c.ok for c in checks):
             failed = [line for line, c in zip(lines, checks, strict=True) if not c.ok]
@@ -112,29 +107,6 @@ def student_notebook(slug: str, *, student: str, code: str | None = None) -> str
     return str(nbformat.writes(notebook))
 
 
-def _pool(device: str, *, notebook: bool = False) -> SandboxPool:
-    from sandbox.backends import get_backend
-    from sandbox.pool import SandboxPool
-
-    with _pools_lock:
-        if (device, notebook) not in _pools:
-            _pools[device, notebook] = SandboxPool(get_backend(device=device), notebook=notebook)
-        return _pools[device, notebook]
-
-
-def unenforced_limits(device: str = "cpu") -> str | None:
-    """What the sandboxes of a worker here would lack (they cannot get cgroups), or None."""
-    from sandbox import cgroups
-    from sandbox.backends import get_backend
-
-    if not get_backend(device=device).uses_host_cgroups or cgroups.cgroups_usable():
-        return None
-    return (
-        f"sandboxes cannot get cgroups here ({cgroups.CGROUP_ROOT} is not writable for this user): they would "
-        "run without a process cap, their memory capped only by an address-space limit"
-    )
-
-
 ALLOW_UNENFORCED_LIMITS_HELP = (
     "run as root, give the worker a delegated cgroup (the README's 'Limits without root'), or accept it "
     "with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1)"
@@ -145,14 +117,8 @@ def warm_up(device: str = "cpu") -> None:
     """Import the grader and start this process's sandboxes, so the first grading is fast."""
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
 
-    _pool(device).wait_ready()  # notebooks (staff's, for regrading) are rare: their pool starts on demand
-
-
-def close_pools() -> None:
-    with _pools_lock:
-        for pool in _pools.values():
-            pool.close()
-        _pools.clear()
+    # Notebooks (staff's, for regrading) are rare: their pool starts on demand.
+    sandbox_pool(PoolKind(device=device)).wait_ready()
 
 
 def grade_code(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
@@ -175,6 +141,6 @@ def grade_code(slug: str, code: str, *, include_hidden: bool, notebook: str = ""
         refused = Report(problem=slug, verdict=verdict, score=0.0, max_score=problem.points)
         refused.message = str(exc)
         return refused.to_dict()
-    with _pool(problem.sandbox_device, notebook=source.is_notebook).sandbox() as session:
+    with sandbox_pool(PoolKind(device=problem.sandbox_device, notebook=source.is_notebook)).sandbox() as session:
         report = grade_submission(problem, source, include_hidden=include_hidden, session=session)
     return report.to_dict()

@@ -11,7 +11,6 @@ import pytest
 
 from grader.problem import all_problems, load_problem, problems_dir
 from grader.validate import channel_check, notebook_check, validate_problem, validated
-from sandbox.backends import get_backend
 
 SLUGS = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
@@ -72,7 +71,7 @@ def test_passes_a_line_of_the_reference(submission):
         pass
 """
     leaky = dataclasses.replace(problem, hidden_tests=problem.hidden_tests + leaking_test)
-    checks = {check.label: check for check in validate_problem(leaky, get_backend(), run_notebook=False)}
+    checks = {check.label: check for check in validate_problem(leaky, run_notebook=False)}
     assert not checks["channel"].ok
     assert checks["channel"].detail == f"sent to the sandbox: reference line {line!r}"
     # The problem as it is sends nothing of the kind.
