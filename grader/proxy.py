@@ -335,16 +335,16 @@ class RemoteHandle:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._proxy._request(
-            "call", f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs
+            protocol.CALL, f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs
         )
 
     def call_method(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self._proxy._request(
-            "call", f"<{self.short_type}>.{name}", target=self._ref.id, method=name, args=args, kwargs=kwargs
+            protocol.CALL, f"<{self.short_type}>.{name}", target=self._ref.id, method=name, args=args, kwargs=kwargs
         )
 
     def attribute(self, name: str) -> Any:
-        return self._proxy._request("getattr", f"<{self.short_type}>.{name}", target=self._ref.id, name=name)
+        return self._proxy._request(protocol.GETATTR, f"<{self.short_type}>.{name}", target=self._ref.id, name=name)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -501,7 +501,7 @@ class SubmissionProxy:
         self.entry_point_calls += 1
         if self.first_visible_call is None and self.hidden_from is None:
             self.first_visible_call = self.last_arguments
-        return self._request("call", name, target=name, method=None, args=args, kwargs=kwargs)
+        return self._request(protocol.CALL, name, target=name, method=None, args=args, kwargs=kwargs)
 
     def _request(self, op: str, label: str, **fields: Any) -> Any:
         if self.tampering:
@@ -518,25 +518,25 @@ class SubmissionProxy:
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
-        integrity = reply.get("integrity")
+        integrity = reply.get(protocol.INTEGRITY)
         if not isinstance(integrity, list) or not all(isinstance(problem, str) for problem in integrity):
             integrity = ["the sandbox's reply had no integrity report"]
         if integrity:
             self.tampering = [problem[:300] for problem in integrity[:8]]
             raise TamperingDetected(self.tampering)
         self._last_reply = reply
-        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get("events")), inputs, scalars))
+        self.calls.append(CallRecord(label, JaxEvents.from_wire(reply.get(protocol.EVENTS)), inputs, scalars))
         if reply_op == protocol.ERROR:
             raise submission_exception(
-                _text(reply.get("type"), "Exception"),
-                _text(reply.get("builtin"), "RuntimeError"),
-                _text(reply.get("message"), ""),
-                _text(reply.get("traceback"), ""),
+                _text(reply.get(protocol.ERROR_TYPE), "Exception"),
+                _text(reply.get(protocol.ERROR_BUILTIN), "RuntimeError"),
+                _text(reply.get(protocol.ERROR_MESSAGE), ""),
+                _text(reply.get(protocol.ERROR_TRACEBACK), ""),
             )
         if op in (protocol.LOAD, protocol.NOTEBOOK):
-            devices = reply.get("devices")
+            devices = reply.get(protocol.DEVICES)
             self.devices = devices if type(devices) is int else 0
-        answer = "names" if op in (protocol.LOAD, protocol.NOTEBOOK) else "value"
+        answer = protocol.NAMES if op in (protocol.LOAD, protocol.NOTEBOOK) else protocol.VALUE
         if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
         return self._from_wire(reply[answer])

@@ -97,7 +97,7 @@ class ForkServer:
         """Block until the fork server has imported JAX; what it announced."""
         if self.ready is None:
             self.ready = self._receive(protocol.READY, STARTUP_SECONDS)
-            if self.backend.isolated and self.ready.get("namespaces") is not True:
+            if self.backend.isolated and self.ready.get(protocol.NAMESPACES) is not True:
                 self.close()
                 raise ForkServerUnsupported("a fork server's children cannot have namespaces of their own here")
         return self.ready
@@ -133,7 +133,7 @@ class ForkServer:
                 os.close(fd)
         self.busy = True
         try:
-            pid = self._receive(protocol.FORKED, CONTROL_SECONDS).get("pid")
+            pid = self._receive(protocol.FORKED, CONTROL_SECONDS).get(protocol.PID)
             if type(pid) is not int or not 0 < pid < MAX_PID:
                 raise ForkServerError(f"the fork server answered with a bad pid: {str(pid)[:40]!r}")
             return ForkedProcess(self, self._host_pid(pid), *ours)
@@ -156,7 +156,7 @@ class ForkServer:
             self.close()
             return None, 0.0
         self.busy = False
-        status, cpu_seconds = ended.get("status"), ended.get("cpu_seconds")
+        status, cpu_seconds = ended.get(protocol.STATUS), ended.get(protocol.CPU_SECONDS)
         if not (type(status) is int and -64 < status < 256):
             status = None
         if not (isinstance(cpu_seconds, int | float) and 0 <= cpu_seconds < 1e7):
@@ -225,7 +225,7 @@ class ForkServer:
         """How many PID namespaces deep the fork server runs (0: this process's own)."""
         assert self.ready is not None
         if self._namespace_depth is None:
-            announced = self.ready.get("pid")
+            announced = self.ready.get(protocol.PID)
             for pid in self._descendants():
                 pids = _namespace_pids(pid)
                 if pids and pids[-1] == announced:

@@ -128,6 +128,20 @@ FORK, FORKED, END, ENDED = "fork", "forked", "end", "ended"
 MAX_CONTROL_LINE_BYTES = 4096
 # Replies, sandbox to harness: one ``ready`` when started, then one ``ok`` or ``error`` a request.
 READY, OK, ERROR = "ready", "ok", "error"
+# Fields of ``ready``: the runtime's pid and JAX's version (a fork server adds whether its
+# children can have namespaces of their own).
+PID, JAX_VERSION, NAMESPACES = "pid", "jax_version", "namespaces"
+# Fields of every ``ok`` and ``error``: what JAX did during the request, and what the runtime
+# found changed of its hooks (empty when intact).
+EVENTS, INTEGRITY = "events", "integrity"
+# Fields of an ``ok``: the names a load or notebook defined (and the JAX device and device
+# count it started), or the value any other request returned.
+NAMES, DEVICE, DEVICES, VALUE = "names", "device", "devices", "value"
+# Fields of an ``error``: the exception's type, its nearest builtin class, its text, its traceback.
+ERROR_TYPE, ERROR_BUILTIN, ERROR_MESSAGE, ERROR_TRACEBACK = "type", "builtin", "message", "traceback"
+# Fields of the fork server's ``ended``: the child's exit status and the CPU seconds it used
+# (``forked`` carries the child's ``pid``).
+STATUS, CPU_SECONDS = "status", "cpu_seconds"
 OPERATIONS = {
     HARNESS: frozenset({LOAD, NOTEBOOK, CALL, GETATTR, TRANSFORM, DESERIALIZE, INSIGHT, EXIT}),
     SANDBOX: frozenset({READY, OK, ERROR}),

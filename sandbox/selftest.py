@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from sandbox import protocol
 from sandbox.backends import Backend, SandboxLimits
 from sandbox.session import SandboxError, SandboxMemoryExceeded, SandboxSession, SandboxTimeout
 
@@ -38,7 +39,7 @@ def _checks(secret_path: str) -> list[Check]:
                 x = jnp.arange(10.0)
                 return float(jax.jit(jnp.sum).lower(x).compile()(x))
             """,
-            lambda op, value: op == "ok" and value == 45.0,
+            lambda op, value: op == protocol.OK and value == 45.0,
         ),
         Check(
             "a file of the host cannot be read",
@@ -46,7 +47,7 @@ def _checks(secret_path: str) -> list[Check]:
             def probe():
                 return open({secret_path!r}).read()
             """,
-            lambda op, value: op == "error",
+            lambda op, value: op == protocol.ERROR,
         ),
         Check(
             "there is no network",
@@ -55,7 +56,7 @@ def _checks(secret_path: str) -> list[Check]:
             def probe():
                 socket.create_connection(("127.0.0.1", 22), timeout=2)
             """,
-            lambda op, value: op == "error",
+            lambda op, value: op == protocol.ERROR,
         ),
         Check(
             "the interpreter cannot be modified",
@@ -64,7 +65,7 @@ def _checks(secret_path: str) -> list[Check]:
             def probe():
                 open(os.path.join(sys.prefix, "planted.py"), "w").write("x = 1")
             """,
-            lambda op, value: op == "error",
+            lambda op, value: op == protocol.ERROR,
         ),
         Check(
             "processes of the host are invisible",
@@ -73,7 +74,7 @@ def _checks(secret_path: str) -> list[Check]:
             def probe():
                 return max(int(p) for p in os.listdir("/proc") if p.isdigit())
             """,
-            lambda op, value: op == "ok" and isinstance(value, int) and value < 100,
+            lambda op, value: op == protocol.OK and isinstance(value, int) and value < 100,
         ),
         Check(
             "the environment is cleared",
@@ -82,7 +83,7 @@ def _checks(secret_path: str) -> list[Check]:
             def probe():
                 return sorted(os.environ)
             """,
-            lambda op, value: op == "ok" and isinstance(value, list) and "JAXJUDGE_SELFTEST" not in value,
+            lambda op, value: op == protocol.OK and isinstance(value, list) and "JAXJUDGE_SELFTEST" not in value,
         ),
         Check(
             "a memory bomb is stopped",
@@ -92,7 +93,7 @@ def _checks(secret_path: str) -> list[Check]:
                 while True:
                     blocks.append(bytearray(64 * 2**20))
             """,
-            lambda op, value: op in (SandboxMemoryExceeded.__name__, "error"),
+            lambda op, value: op in (SandboxMemoryExceeded.__name__, protocol.ERROR),
             SandboxLimits(memory_bytes=512 * 2**20),
         ),
         Check(
@@ -117,7 +118,7 @@ def _checks(secret_path: str) -> list[Check]:
                     return count
                 return count
             """,
-            lambda op, value: op == "ok" and isinstance(value, int) and value < 10_000,
+            lambda op, value: op == protocol.OK and isinstance(value, int) and value < 10_000,
             SandboxLimits(max_processes=64),
         ),
     ]
@@ -127,12 +128,12 @@ def run_check(backend: Backend, check: Check) -> tuple[bool, str]:
     """Run one check in a fresh sandbox; return whether it went as it must, and what happened."""
     with SandboxSession(backend, check.limits) as session:
         try:
-            op, reply = session.request("load", source=textwrap.dedent(check.source), filename="selftest.py")
-            if op == "ok":
-                op, reply = session.request("call", target="probe", method=None, args=[], kwargs={})
+            op, reply = session.request(protocol.LOAD, source=textwrap.dedent(check.source), filename="selftest.py")
+            if op == protocol.OK:
+                op, reply = session.request(protocol.CALL, target="probe", method=None, args=[], kwargs={})
         except SandboxError as exc:
             return check.passed(type(exc).__name__, None), f"{type(exc).__name__}: {exc}"
-    value = reply.get("value") if op == "ok" else reply.get("message")
+    value = reply.get(protocol.VALUE) if op == protocol.OK else reply.get(protocol.ERROR_MESSAGE)
     return check.passed(op, value), f"{op}: {str(value)[:80]}"
 
 

@@ -215,7 +215,7 @@ class SandboxSession:
                 raise SandboxStartFailed(f"the sandbox did not start: it sent {op!r} instead of ready")
             self._ready = fields
             self.started_at = time.monotonic()
-            self.info["jax_version"] = str(fields.get("jax_version", ""))[:200]
+            self.info["jax_version"] = str(fields.get(protocol.JAX_VERSION, ""))[:200]
         return self._ready
 
     def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
@@ -230,7 +230,7 @@ class SandboxSession:
         reply_op, reply = self._receive(deadline)
         if op in (protocol.LOAD, protocol.NOTEBOOK) and reply_op == protocol.OK:
             # The backend starts with the submission (a problem may ask for several CPU devices).
-            self.info["device"] = str(reply.get("device", ""))[:200]
+            self.info["device"] = str(reply.get(protocol.DEVICE, ""))[:200]
         return reply_op, reply
 
     def close(self) -> None:

@@ -12,6 +12,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from sandbox import protocol
 from sandbox.session import SandboxSession
 
 STATEMENT = """
@@ -122,4 +123,4 @@ def sandbox_processes() -> set[str]:
 
 def call(session: SandboxSession, name: str) -> tuple[str, dict[str, Any]]:
     """Call the submission's function ``name`` with no arguments, through the sandbox channel."""
-    return session.request("call", target=name, method=None, args=[], kwargs={})
+    return session.request(protocol.CALL, target=name, method=None, args=[], kwargs={})

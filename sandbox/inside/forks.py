@@ -82,7 +82,10 @@ def serve_forks(control_fd: int) -> None:
     def send(op: str, **fields: Any) -> None:
         control.send(json.dumps({"op": op, **fields}).encode())
 
-    send(protocol.READY, pid=os.getpid(), jax_version=jax.__version__, namespaces=_can_unshare(libc))
+    send(
+        protocol.READY,
+        **{protocol.PID: os.getpid(), protocol.JAX_VERSION: jax.__version__, protocol.NAMESPACES: _can_unshare(libc)},
+    )
     child = 0
     while True:
         message, fds, _, _ = socket.recv_fds(control, protocol.MAX_CONTROL_LINE_BYTES, 3)
@@ -91,7 +94,7 @@ def serve_forks(control_fd: int) -> None:
         request = json.loads(message)
         if request.get("op") == protocol.END and child:
             status, cpu_seconds = _end_submission(child)
-            send(protocol.ENDED, status=status, cpu_seconds=cpu_seconds)
+            send(protocol.ENDED, **{protocol.STATUS: status, protocol.CPU_SECONDS: cpu_seconds})
             child = 0
         elif request.get("op") == protocol.FORK and not child and len(fds) == 3:
             report_read, report_write = os.pipe()
@@ -106,7 +109,7 @@ def serve_forks(control_fd: int) -> None:
             if len(reported) != 4:
                 raise SystemExit("fork server: the submission's namespace did not start")
             child = int.from_bytes(reported, "little")  # its init, an orphan now: ours to reap
-            send(protocol.FORKED, pid=child)
+            send(protocol.FORKED, **{protocol.PID: child})
         else:
             raise SystemExit(f"fork server: unexpected request {request!r}")
 

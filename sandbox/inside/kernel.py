@@ -12,6 +12,8 @@ import os
 import sys
 from typing import Any
 
+from sandbox import protocol
+
 
 class Kernel:
     """An IPython kernel in this process, its sockets bound in a private directory, not yet serving.
@@ -70,7 +72,7 @@ class Kernel:
             try:
                 run.update(run_cells(self.connection_file, sources, output_limit))
             except BaseException as exc:
-                run["error"] = f"{type(exc).__name__}: {exc}"[:2000]
+                run[protocol.NOTEBOOK_ERROR] = f"{type(exc).__name__}: {exc}"[:2000]
             finally:
                 loop.add_callback(loop.stop)
 

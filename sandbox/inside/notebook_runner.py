@@ -17,6 +17,7 @@ import queue
 import time
 from typing import Any
 
+from sandbox import protocol
 from sandbox.cell_outputs import OutputBudget, clean_outputs, clean_text, execution_count
 
 # One message from the kernel may be this large at most (ZeroMQ drops larger ones).
@@ -66,7 +67,12 @@ def run_cells(connection_file: str, sources: list[str], output_limit: int) -> di
         {"outputs": clean_outputs(cell.outputs, budget), "execution_count": execution_count(cell.execution_count)}
         for cell in notebook.cells
     ]
-    return {"cells": cells, "failed": failed, "error": error, "output_exceeded": counter.exceeded}
+    return {
+        protocol.NOTEBOOK_CELLS: cells,
+        protocol.NOTEBOOK_FAILED: failed,
+        protocol.NOTEBOOK_ERROR: error,
+        protocol.NOTEBOOK_OUTPUT_EXCEEDED: counter.exceeded,
+    }
 
 
 class _OutputCounter:

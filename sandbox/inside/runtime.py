@@ -448,7 +448,12 @@ class Runtime:
     def _loaded(self, namespace: dict[str, Any], events: dict[str, Any], device: str) -> dict[str, Any]:
         """The reply to a load: the public functions the submission defined, and what JAX did."""
         names = sorted(name for name, value in namespace.items() if not name.startswith("_") and callable(value))
-        return {"names": names, "events": events, "device": device, "devices": len(self.jax.devices())}
+        return {
+            protocol.NAMES: names,
+            protocol.EVENTS: events,
+            protocol.DEVICE: device,
+            protocol.DEVICES: len(self.jax.devices()),
+        }
 
     def start_backend(self, cpu_devices: Any) -> str:
         """Start JAX's backend, with ``cpu_devices`` host CPU devices, once; returns the device."""
@@ -469,7 +474,7 @@ class Runtime:
         call_args = self.from_wire(args)
         call_kwargs = self.from_wire(kwargs)
         value, events = self._measured(lambda: function(*call_args, **call_kwargs))
-        return {"value": self.to_wire(value), "events": events}
+        return {protocol.VALUE: self.to_wire(value), protocol.EVENTS: events}
 
     def transform(self, target: Any, transforms: Any) -> dict[str, Any]:
         """Apply ``transforms`` (``[name, options]`` pairs, innermost first) to ``target``."""
@@ -492,7 +497,7 @@ class Runtime:
             else:
                 function = self.transforms[name](function, **options)
         value, events = self._measured(lambda: function)
-        return {"value": self.to_wire(value), "events": events}
+        return {protocol.VALUE: self.to_wire(value), protocol.EVENTS: events}
 
     def _summarized(self, make_jaxpr: Callable[..., Any]) -> Callable[..., dict[str, Any]]:
         summarize = self.summarize_jaxpr
@@ -503,7 +508,7 @@ class Runtime:
         if type(data) is not bytes:
             raise TypeError("deserialize needs bytes")
         value, events = self._measured(lambda: self.deserialize_exported(bytearray(data)))
-        return {"value": self.to_wire(value), "events": events}
+        return {protocol.VALUE: self.to_wire(value), protocol.EVENTS: events}
 
     def insight(self, target: Any, args: Any, kwargs: Any) -> dict[str, Any]:
         """What JAX makes of an entry point for one input: its jaxpr, the StableHLO of its
@@ -527,7 +532,7 @@ class Runtime:
 
         jit = self.transforms["jit"]
         value, events = self._measured(lambda: describe_stages(jit, function, call_args, call_kwargs, own_executable))
-        return {"value": self.to_wire(value), "events": events}
+        return {protocol.VALUE: self.to_wire(value), protocol.EVENTS: events}
 
     def _newest(self, kind: type, since: int) -> Any:
         """The most recent object of exactly this JAX class made from record ``since`` on, or None."""
@@ -538,13 +543,13 @@ class Runtime:
         if type(name) is not str or name not in protocol.HANDLE_ATTRIBUTES:
             raise AttributeError(f"reading {name!r} of a sandboxed object is not allowed")
         value, events = self._measured(lambda: getattr(self._target(target), name))
-        return {"value": self.to_wire(value), "events": events}
+        return {protocol.VALUE: self.to_wire(value), protocol.EVENTS: events}
 
     def serve(self) -> None:
         # Bound now, before any submission runs: a submission that replaces the methods
         # afterwards is caught by these originals rather than answering for them.
         check, send, receive = self.tampering, self.send, self.receive
-        send(protocol.READY, pid=os.getpid(), jax_version=self.jax.__version__)
+        send(protocol.READY, **{protocol.PID: os.getpid(), protocol.JAX_VERSION: self.jax.__version__})
         handlers: dict[str, Callable[..., dict[str, Any]]] = {
             protocol.LOAD: self.load,
             protocol.NOTEBOOK: self.notebook,
@@ -565,12 +570,12 @@ class Runtime:
             try:
                 reply = handler(**fields)
             except BaseException as exc:
-                send(protocol.ERROR, **self.error_fields(exc), integrity=check())
+                send(protocol.ERROR, **self.error_fields(exc), **{protocol.INTEGRITY: check()})
                 continue
             try:
-                send(protocol.OK, **reply, integrity=check())
+                send(protocol.OK, **reply, **{protocol.INTEGRITY: check()})
             except Exception as exc:  # a result that cannot be encoded
-                send(protocol.ERROR, **self.error_fields(exc), integrity=check())
+                send(protocol.ERROR, **self.error_fields(exc), **{protocol.INTEGRITY: check()})
 
     @staticmethod
     def error_fields(exc: BaseException) -> dict[str, str]:
@@ -583,7 +588,12 @@ class Runtime:
         # The nearest builtin base class lets the harness re-raise e.g. a JAX error that
         # subclasses TypeError as a TypeError.
         builtin = next(c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c)
-        return {"type": type(exc).__name__, "builtin": builtin, "message": message[:4000], "traceback": text[-8000:]}
+        return {
+            protocol.ERROR_TYPE: type(exc).__name__,
+            protocol.ERROR_BUILTIN: builtin,
+            protocol.ERROR_MESSAGE: message[:4000],
+            protocol.ERROR_TRACEBACK: text[-8000:],
+        }
 
     def send(self, op: str, **fields: Any) -> None:
         self.channel_out.write(protocol.pack(op, **fields))

@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 
+from sandbox import protocol
 from sandbox.backends import RUNTIME_MOUNT, SANDBOX_PACKAGE, DockerBackend, SandboxLimits
 from sandbox.session import SandboxMemoryExceeded, SandboxSession, SandboxTimeout
 from tests.conftest import call
@@ -99,7 +100,7 @@ def fake_docker(tmp_path):
 def test_a_deadline_kills_the_container_with_docker_kill(fake_docker):
     script, log, _ = fake_docker
     with SandboxSession(DockerBackend(executable=str(script)), SandboxLimits(call_seconds=2)) as session:
-        session.request("load", source="def probe():\n    while True:\n        pass\n", filename="s.py")
+        session.request(protocol.LOAD, source="def probe():\n    while True:\n        pass\n", filename="s.py")
         with pytest.raises(SandboxTimeout):
             call(session, "probe")
     calls = log.read_text().splitlines()
@@ -112,7 +113,7 @@ def test_an_oom_killed_container_is_memory_limit_exceeded(fake_docker):
     script, log, oom = fake_docker
     oom.write_text("true")  # what `docker inspect` says of a container the kernel killed for memory
     with SandboxSession(DockerBackend(executable=str(script))) as session:
-        session.request("load", source="import os\ndef probe():\n    os._exit(137)\n", filename="s.py")
+        session.request(protocol.LOAD, source="import os\ndef probe():\n    os._exit(137)\n", filename="s.py")
         with pytest.raises(SandboxMemoryExceeded):
             call(session, "probe")
     calls = log.read_text().splitlines()
@@ -122,7 +123,7 @@ def test_an_oom_killed_container_is_memory_limit_exceeded(fake_docker):
 def test_a_container_that_is_not_oom_killed_is_a_crash(fake_docker):
     script, _, _ = fake_docker
     with SandboxSession(DockerBackend(executable=str(script))) as session:
-        session.request("load", source="import os\ndef probe():\n    os._exit(3)\n", filename="s.py")
+        session.request(protocol.LOAD, source="import os\ndef probe():\n    os._exit(3)\n", filename="s.py")
         with pytest.raises(Exception) as error:
             call(session, "probe")
     assert type(error.value).__name__ == "SandboxCrashed"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox import protocol
 from sandbox.backends import BwrapBackend, ProcessBackend, SandboxLimits
 from sandbox.forkserver import ForkServer, ForkServerUnsupported
 from sandbox.pool import SandboxPool
@@ -21,14 +22,14 @@ from tests.conftest import call, sandbox_processes
 
 
 def load(session: SandboxSession, source: str) -> None:
-    op, reply = session.request("load", source=textwrap.dedent(source), filename="submission.py")
-    assert op == "ok", reply
+    op, reply = session.request(protocol.LOAD, source=textwrap.dedent(source), filename="submission.py")
+    assert op == protocol.OK, reply
 
 
 def probe(session: SandboxSession, source: str):
     load(session, source)
     op, reply = call(session, "probe")
-    assert op == "ok", reply
+    assert op == protocol.OK, reply
     return reply["value"]
 
 
@@ -156,8 +157,8 @@ def test_a_notebook_childs_kernel_lives_in_its_own_tmp_which_goes_with_it():
         seen = []
         for _ in range(2):
             with SandboxSession(server.backend, notebook=True, fork_server=server) as session:
-                op, reply = session.request("notebook", cells=[listing], output_limit=2**20, cpu_devices=1)
-                assert op == "ok", reply
+                op, reply = session.request(protocol.NOTEBOOK, cells=[listing], output_limit=2**20, cpu_devices=1)
+                assert op == protocol.OK, reply
                 (output,) = reply["cells"][0]["outputs"]
                 seen.append(eval(output["text"]))
         # One kernel a child, inside the sandbox; the first child's is gone when the second runs.

@@ -1,5 +1,6 @@
 import pytest
 
+from sandbox import protocol
 from sandbox.backends import BwrapBackend
 from sandbox.pool import SandboxPool
 from tests.conftest import call
@@ -9,13 +10,13 @@ def test_sandboxes_are_single_use_and_replaced():
     with SandboxPool(BwrapBackend(), size=1) as pool:
         pool.wait_ready()
         with pool.sandbox() as first:
-            first.request("load", source="import os\nopen('/tmp/mark', 'w').write('x')\n", filename="a.py")
+            first.request(protocol.LOAD, source="import os\nopen('/tmp/mark', 'w').write('x')\n", filename="a.py")
             first_pid = first.process.pid
         assert not first.alive
         with pool.sandbox() as second:
             assert second.process.pid != first_pid
             source = "import os\ndef leftovers():\n    return os.path.exists('/tmp/mark')\n"
-            second.request("load", source=source, filename="b.py")
+            second.request(protocol.LOAD, source=source, filename="b.py")
             op, reply = call(second, "leftovers")
             assert (op, reply["value"]) == ("ok", False)
 
@@ -36,7 +37,7 @@ def test_a_dead_idle_sandbox_is_replaced():
         pool._idle[0].close()
         with pool.sandbox() as session:
             assert session.alive
-            assert session.request("load", source="x = 1\n", filename="c.py")[0] == "ok"
+            assert session.request(protocol.LOAD, source="x = 1\n", filename="c.py")[0] == "ok"
 
 
 def test_a_pool_needs_a_sandbox():

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from sandbox import grading_xla_flags
+from sandbox import grading_xla_flags, protocol
 from sandbox.backends import (
     BackendUnavailable,
     BwrapBackend,
@@ -26,35 +26,35 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def run_in_sandbox(source: str, *calls: str, limits: SandboxLimits | None = None):
     """Load ``source`` in a fresh bwrap sandbox and call each named function; return replies."""
     with SandboxSession(BwrapBackend(), limits) as session:
-        op, reply = session.request("load", source=textwrap.dedent(source), filename="submission.py")
-        assert op == "ok", reply
+        op, reply = session.request(protocol.LOAD, source=textwrap.dedent(source), filename="submission.py")
+        assert op == protocol.OK, reply
         return [call(session, name) for name in calls]
 
 
 def value_of(source: str, name: str = "probe"):
     [(op, reply)] = run_in_sandbox(source, name)
-    assert op == "ok", reply
+    assert op == protocol.OK, reply
     return reply["value"]
 
 
 def test_the_runtime_reports_its_device_once_a_submission_loads():
     with SandboxSession(BwrapBackend()) as session:
         assert session.wait_ready()["jax_version"]
-        op, reply = session.request("load", source="x = 1\n", filename="s.py")
-        assert op == "ok" and reply["devices"] == 1
+        op, reply = session.request(protocol.LOAD, source="x = 1\n", filename="s.py")
+        assert op == protocol.OK and reply["devices"] == 1
         assert session.info["device"].startswith("cpu") and session.info["backend"] == "bwrap"
 
 
 def test_a_problem_can_ask_for_several_host_cpu_devices():
     with SandboxSession(BwrapBackend()) as session:
         source = "import jax\ndef probe():\n    return [d.platform for d in jax.devices()]\n"
-        op, reply = session.request("load", source=source, filename="s.py", cpu_devices=4)
-        assert op == "ok" and reply["devices"] == 4
+        op, reply = session.request(protocol.LOAD, source=source, filename="s.py", cpu_devices=4)
+        assert op == protocol.OK and reply["devices"] == 4
         op, reply = call(session, "probe")
-        assert op == "ok" and reply["value"] == ["cpu"] * 4
+        assert op == protocol.OK and reply["value"] == ["cpu"] * 4
     with SandboxSession(BwrapBackend()) as session:
-        op, reply = session.request("load", source="x = 1\n", filename="s.py", cpu_devices=99)
-        assert op == "error" and "cpu_devices" in reply["message"]
+        op, reply = session.request(protocol.LOAD, source="x = 1\n", filename="s.py", cpu_devices=99)
+        assert op == protocol.ERROR and "cpu_devices" in reply["message"]
 
 
 def test_project_files_are_invisible():
@@ -167,7 +167,9 @@ def test_only_its_own_processes_are_visible():
 
 def test_printing_does_not_corrupt_the_channel():
     with SandboxSession(BwrapBackend()) as session:
-        session.request("load", source="def probe():\n    print('PASSED' * 100)\n    return 7\n", filename="s.py")
+        session.request(
+            protocol.LOAD, source="def probe():\n    print('PASSED' * 100)\n    return 7\n", filename="s.py"
+        )
         op, reply = call(session, "probe")
         assert (op, reply["value"]) == ("ok", 7)
         time.sleep(0.1)
@@ -190,7 +192,7 @@ def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
         """
     started = time.monotonic()
     with SandboxSession(BwrapBackend(), limits) as session:
-        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        session.request(protocol.LOAD, source=textwrap.dedent(source), filename="s.py")
         with pytest.raises(SandboxTimeout):
             call(session, "probe")
         assert session.killed_for_time and not session.alive
@@ -201,7 +203,7 @@ def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
 
 def test_os_exit_is_seen_as_a_crash():
     with SandboxSession(BwrapBackend()) as session:
-        session.request("load", source="import os\ndef probe():\n    os._exit(0)\n", filename="s.py")
+        session.request(protocol.LOAD, source="import os\ndef probe():\n    os._exit(0)\n", filename="s.py")
         with pytest.raises(SandboxCrashed, match="exited with status 0"):
             call(session, "probe")
 
@@ -219,22 +221,24 @@ def test_forged_reply_bytes_on_the_channel_are_a_protocol_error_not_a_crash_of_t
             return 1
         """
     with SandboxSession(BwrapBackend()) as session:
-        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        session.request(protocol.LOAD, source=textwrap.dedent(source), filename="s.py")
         try:
             op, _ = call(session, "probe")
         except Exception as exc:  # the harness refuses the frame and kills the sandbox
             assert type(exc).__name__ in ("SandboxProtocolError", "SandboxCrashed", "SandboxTimeout")
             assert not session.alive
         else:
-            assert op == "ok"
+            assert op == protocol.OK
 
 
 def test_the_process_backend_runs_but_warns_that_it_does_not_isolate():
     with pytest.warns(RuntimeWarning, match="does NOT isolate"):
         backend = ProcessBackend()
     with SandboxSession(backend) as session:
-        op, _ = session.request("load", source="import os\ndef probe():\n    return os.getpid() > 1\n", filename="s.py")
-        assert op == "ok"
+        op, _ = session.request(
+            protocol.LOAD, source="import os\ndef probe():\n    return os.getpid() > 1\n", filename="s.py"
+        )
+        assert op == protocol.OK
         assert call(session, "probe")[1]["value"] is True
         assert session.info["isolated"] is False
 
@@ -260,7 +264,7 @@ def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch
     limits = SandboxLimits(memory_bytes=512 * 2**20)
     with SandboxSession(BwrapBackend(), limits) as session:
         assert session.cgroup is None and session.info["memory_limit"] == "rlimit"
-        session.request("load", source=textwrap.dedent(source), filename="s.py")
+        session.request(protocol.LOAD, source=textwrap.dedent(source), filename="s.py")
         assert call(session, "compiles")[1]["value"] == 28.0
         op, reply = call(session, "bomb")
         assert (op, reply["type"]) == ("error", "MemoryError")
@@ -280,7 +284,7 @@ def test_a_sandbox_that_cannot_start_is_the_hosts_fault_not_the_submissions(tmp_
 def test_the_wall_clock_starts_when_the_sandbox_is_ready():
     with SandboxSession(BwrapBackend(), SandboxLimits(wall_seconds=3, call_seconds=3)) as session:
         time.sleep(3.5)  # longer than the wall limit, but spent before any submission ran
-        session.request("load", source="x = 1\n", filename="s.py")
+        session.request(protocol.LOAD, source="x = 1\n", filename="s.py")
         assert session.alive
 
 
