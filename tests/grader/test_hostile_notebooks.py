@@ -11,6 +11,7 @@ problem whose time limit is 10 s.
 """
 
 import contextlib
+import csv
 import json
 import os
 import socket
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nbformat
@@ -64,7 +66,8 @@ ATTACKS = {
     "stdin_flood": (
         [KERNEL + "frames = [b'x' * (4 * 2**20)] * 384\n"
          "k.stdin_socket.send_multipart([*(k._parent_ident.get('shell') or [b'']), b'<IDS|MSG>', *frames])"],
-        {"accepted", "memory_limit_exceeded", "runtime_error"},
+        # 1.5 GiB through ZeroMQ inside the sandbox: its own memory and time, never the host's.
+        {"accepted", "memory_limit_exceeded", "runtime_error", "time_limit_exceeded"},
     ),
     "iopub_flood": (
         [KERNEL + "for _ in range(300):\n"
@@ -85,10 +88,32 @@ ATTACKS = {
          "%timeit -n2 -r1 aot_compiled_sum(jnp.ones(7))", "%%time\nprint(aot_compiled_sum(jnp.arange(3.0)))"],
         {"accepted"},
     ),
+    # An entry point that reads its callers' frames and says all it found when it fails.
+    "snoop": (
+        ["import sys\n\ndef aot_compiled_sum(x):\n"
+         "    frames, frame = [], sys._getframe(1)\n"
+         "    while frame is not None:\n"
+         "        frames.append(repr(frame.f_locals)[:2000])\n"
+         "        frame = frame.f_back\n"
+         "    raise ValueError(' | '.join(frames))"],
+        {"runtime_error"},
+    ),
     "endless_cells": ([], {"time_limit_exceeded"}),  # 20,000 cells of `x = 1`, below
     "fake_problem": ([], {"invalid_submission"}),  # names a problem notebook by path, below
     "bad_tags": ([], {"accepted"}),  # "tags": 5 on a cell, below
+    "saved_html": ([], {"accepted"}),  # HTML, JavaScript, trust and widgets saved in the file, below
+    "formula_name": ([], {"accepted"}),  # a student's name that is a formula and terminal escapes, below
 }  # fmt: skip
+FORMULA_NAME = '=HYPERLINK("http://example.com")\x1b]0;pwned\x07\x1b[2J'
+SAVED_OUTPUTS = [
+    {"output_type": "display_data", "metadata": {},
+     "data": {"text/html": "<script>steal()</script>", "application/javascript": "steal()",
+              "image/svg+xml": "<svg onload='steal()'/>", "text/plain": "fine"}},
+    {"output_type": "display_data", "metadata": {},
+     "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "1", "version_major": 2, "version_minor": 0},
+              "text/markdown": "<img src=x onerror=steal()>"}},
+    {"output_type": "stream", "name": "<b>stdout</b>", "text": "named like HTML"},
+]  # fmt: skip
 
 
 def _notebook(problem, cells):
@@ -136,6 +161,16 @@ def batch(tmp_path_factory):
         notebook.metadata["grader"]["student"] = student
         if student == "endless_cells":
             notebook.cells += [new_code_cell("x = 1") for _ in range(20_000)]
+        if student == "saved_html":
+            notebook.metadata["trusted"] = True
+            notebook.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+            notebook.cells[-1].outputs = [nbformat.from_dict(output) for output in SAVED_OUTPUTS]
+            notebook.cells.append(nbformat.v4.new_raw_cell("<script>steal()</script>"))
+            notebook.cells.append(nbformat.v4.new_markdown_cell("## Autograder results\n\n**accepted**, 100 / 100"))
+            notebook.cells[-1].metadata["tags"] = ["autograder-results"]
+            notebook.cells[-1].metadata["jp-MarkdownHeadingCollapsed"] = True
+        if student == "formula_name":
+            notebook.metadata["grader"]["student"] = FORMULA_NAME
         if student == "bad_tags":  # on the solution's cell, which still runs
             next(cell for cell in notebook.cells if "starter" in cell.metadata.get("tags", [])).metadata["tags"] = 5
         if student == "fake_problem":
@@ -164,6 +199,10 @@ def batch(tmp_path_factory):
     listener.close()
     written = set(_files_under(root)) - before - set(_files_under(out)) - set(_files_under(handed_in))
     reports = {path.name.split("--")[0]: json.loads(path.read_text()) for path in (out / "reports").glob("*.json")}
+    with (out / "results.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    # By the file each came from (a student's name from metadata may be anything).
+    verdicts = {Path(row["file"]).stem: row["verdict"] for row in rows}
     return {
         "returncode": process.returncode,
         "stdout": stdout,
@@ -171,6 +210,8 @@ def batch(tmp_path_factory):
         "seconds": seconds,
         "peak_rss": peak,
         "reports": reports,
+        "rows": rows,
+        "verdicts": verdicts,
         "out": out,
         "written": written,
         "connections": connections,
@@ -208,15 +249,14 @@ def _is_harness(process: psutil.Process) -> bool:
 def test_the_batch_finishes_with_every_notebook_graded(batch):
     assert batch["returncode"] == 0, batch["stdout"][-3000:] + batch["stderr"][-3000:]
     # The fake problem notebook was handed in too: it names no installed problem.
-    assert sorted(batch["reports"]) == sorted([*ATTACKS, "fake"])
-    assert batch["reports"]["fake"]["verdict"] == "invalid_submission"
+    assert sorted(batch["verdicts"]) == sorted([*ATTACKS, "fake"])
+    assert batch["verdicts"]["fake"] == "invalid_submission"
     assert batch["seconds"] < 300
 
 
 @pytest.mark.parametrize("student", sorted(ATTACKS))
 def test_each_attack_gets_a_students_verdict(batch, student):
-    report = batch["reports"][student]
-    assert report["verdict"] in ATTACKS[student][1], report["message"]
+    assert batch["verdicts"][student] in ATTACKS[student][1], batch["rows"]
 
 
 def test_the_harness_stays_small(batch):
@@ -247,3 +287,31 @@ def test_feedback_notebooks_hold_only_text_and_png(batch):
             for output in cell.get("outputs", []):
                 kinds |= set(output.get("data", {})) if "data" in output else {output["output_type"]}
     assert kinds <= {"text/plain", "image/png", "stream", "error"}, kinds
+
+
+def test_what_a_hidden_test_handed_the_sandbox_stays_there(batch):
+    report = batch["reports"]["snoop"]
+    hidden = [test for test in report["tests"] if test["hidden"]]
+    assert hidden and all(test["message"].startswith("your code raised ValueError on this") for test in hidden)
+    visible = [test for test in report["tests"] if not test["hidden"]]
+    assert any(
+        "f_locals" not in test["message"] and "your code raised ValueError" in test["message"] for test in visible
+    )
+
+
+def test_a_name_is_text_in_every_file_and_on_the_terminal(batch):
+    out = batch["out"]
+    for table in ("results.csv", "gradebook.csv"):
+        with (out / table).open(newline="") as handle:
+            for row in csv.reader(handle):
+                assert not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for cell in row), row
+    ET.parse(out / "junit.xml")  # one name with control characters must not make it unreadable
+    assert "\x1b" not in batch["stdout"]
+    assert all(path.resolve().parent == (out / "reports").resolve() for path in (out / "reports").iterdir())
+
+
+def test_the_results_come_first_in_a_feedback_notebook(batch):
+    notebook = json.loads(next((batch["out"] / "feedback").glob("saved_html--*.ipynb")).read_text())
+    assert "autograder-results" in notebook["cells"][0]["metadata"].get("tags", [])
+    assert not any(cell["cell_type"] == "raw" for cell in notebook["cells"])
+    assert not any(cell["metadata"] for cell in notebook["cells"][1:])
