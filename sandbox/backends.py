@@ -238,7 +238,8 @@ class ProcessBackend(Backend):
 
 
 class DockerBackend(Backend):
-    """One fresh container per submission, from the CPU or the GPU image (production).
+    """One fresh container per submission, from the CPU or the GPU image (for hosts without
+    bubblewrap; the compose stack's workers run bwrap sandboxes in their own containers).
 
     The image (``sandbox/Dockerfile.cpu`` or ``.gpu``) holds Python, the pinned JAX and this
     package at /opt/jaxjudge. Docker enforces memory, processes and the read-only root; the
