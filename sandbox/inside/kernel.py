@@ -89,7 +89,8 @@ class Kernel:
         hidden = shell.user_ns_hidden
         # The kernel's threads and sockets are left as they are, idle: closing them can block
         # on ZeroMQ for seconds, and the sandbox ends with this one submission anyway.
-        return {name: value for name, value in shell.user_ns.items() if name not in hidden}, run
+        # A copy of the run: a runner still going (the cells stopped the kernel early) may yet write.
+        return {name: value for name, value in shell.user_ns.items() if name not in hidden}, dict(run)
 
 
 def ipython_environment() -> None:
