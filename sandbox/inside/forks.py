@@ -65,9 +65,10 @@ def serve_forks(control_fd: int) -> None:
         ipython_environment()
         import psutil  # type: ignore[import-untyped]  # noqa: F401  (ipykernel's, as its kernel starts)
         from ipykernel.kernelapp import IPKernelApp  # noqa: F401
-        from nbclient import NotebookClient  # noqa: F401  (the runner's, as the notebook arrives)
 
-        import sandbox.inside.notebook_runner  # noqa: F401
+        from sandbox.inside import notebook_runner
+
+        notebook_runner.warm_up()
 
         _warm_up_tracebacks()
 

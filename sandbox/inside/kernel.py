@@ -52,6 +52,9 @@ class Kernel:
         )
         self.streams = _standard_streams()
         _set_standard_streams(ours)
+        from sandbox.inside import notebook_runner
+
+        notebook_runner.warm_up()  # in a fork server's child, done already
 
     def serve(self, sources: list[str], output_limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """Run ``sources`` as a notebook's code cells; the names they defined, and how the run went.

@@ -26,6 +26,22 @@ MAX_KERNEL_MESSAGE_BYTES = 4 * 2**20
 STARTUP_SECONDS = 60.0
 
 
+def warm_up() -> None:
+    """What a notebook's run would otherwise pay first, paid while the sandbox waits (and
+    once in a fork server, for all its children): the runner's imports and nbformat's
+    compiled schema validator."""
+    import jupyter_client.asynchronous
+    import jupyter_client.channels
+    import jupyter_client.manager  # noqa: F401
+    import nbclient.exceptions  # noqa: F401
+    import nbformat
+    import zmq.asyncio  # noqa: F401
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
+    notebook.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="x")]
+    nbformat.validate(notebook)
+
+
 class OutputExceeded(Exception):
     """The kernel sent more than the sandbox's output limit."""
 
