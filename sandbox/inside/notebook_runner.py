@@ -17,6 +17,14 @@ import queue
 import time
 from typing import Any
 
+import nbformat
+import zmq.asyncio
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.channels import AsyncZMQSocketChannel
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellControlSignal, CellExecutionError
+
 from sandbox import protocol
 from sandbox.cell_outputs import OutputBudget, clean_outputs, clean_text, execution_count
 
@@ -28,18 +36,12 @@ STARTUP_SECONDS = 60.0
 
 def warm_up() -> None:
     """What a notebook's run would otherwise pay first, paid while the sandbox waits (and
-    once in a fork server, for all its children): the runner's imports and nbformat's
-    compiled schema validator."""
-    import jupyter_client.asynchronous
-    import jupyter_client.channels
-    import jupyter_client.manager  # noqa: F401
-    import nbclient.exceptions  # noqa: F401
-    import nbformat
-    import zmq.asyncio  # noqa: F401
-
+    once in a fork server, for all its children): nbformat's compiled schema validator, and
+    a first instance of each of the runner's classes (traitlets sets much up on the first)."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
     notebook.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="x")]
     nbformat.validate(notebook)
+    RunnerNotebookClient(notebook, km=RunnerKernelManager(client_factory=RunnerKernelClient))
 
 
 class OutputExceeded(Exception):
@@ -54,9 +56,6 @@ def run_cells(connection_file: str, sources: list[str], output_limit: int) -> di
     error type, text and traceback) or ``error`` (the run itself broke, for instance on a
     message the kernel forged), and ``output_exceeded``.
     """
-    import nbformat
-    from nbclient.exceptions import CellExecutionError
-
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
     counter = _OutputCounter(output_limit)
     failed: dict[str, Any] | None = None
@@ -104,92 +103,95 @@ class _OutputCounter:
             raise OutputExceeded()
 
 
-def _client(notebook: Any, connection_file: str, counter: _OutputCounter) -> Any:
-    import zmq.asyncio
-    from jupyter_client.asynchronous import AsyncKernelClient
-    from jupyter_client.channels import AsyncZMQSocketChannel
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellControlSignal
+# The run's counter: one notebook a process, so one counter, set as the run starts.
+_counter = _OutputCounter(0)
 
-    class CountedChannel(AsyncZMQSocketChannel):
-        """A channel that counts every byte the kernel sends on it, and drops the messages
-        Jupyter's session refuses (a wrong signature, a replay, a malformed header): those are
-        not this kernel's, and a forged message must not break the run."""
 
-        async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
-            assert self.socket is not None
-            while True:
-                if not await self.socket.poll(None if timeout is None else int(timeout * 1000)):
-                    raise queue.Empty()
-                frames = await self.socket.recv_multipart()
-                counter.add_bytes(sum(len(frame) for frame in frames))
-                try:
-                    _, signed = self.session.feed_identities(frames)
-                    message = self.session.deserialize(signed)
-                except Exception:
-                    continue
-                if isinstance(message, dict) and isinstance(message.get("content"), dict):
-                    return message
+class CountedChannel(AsyncZMQSocketChannel):
+    """A channel that counts every byte the kernel sends on it, and drops the messages
+    Jupyter's session refuses (a wrong signature, a replay, a malformed header): those are
+    not this kernel's, and a forged message must not break the run."""
 
-    class RunnerKernelClient(AsyncKernelClient):
-        iopub_channel_class = CountedChannel
-        shell_channel_class = CountedChannel
-        control_channel_class = CountedChannel
-
-        async def wait_for_ready(self, timeout: float | None = None) -> None:
-            """The kernel answers on its shell and IOPub channels: then it is ready.
-
-            jupyter_client's own wait then reads IOPub until it has been silent for 0.2 s,
-            which cost every notebook 0.2 s. Nothing needs that silence: nbclient keeps only
-            the messages that answer the cell it runs.
-            """
-            deadline = time.monotonic() + STARTUP_SECONDS
-            while True:
-                self.kernel_info()
-                with contextlib.suppress(queue.Empty):
-                    reply = await self.shell_channel.get_msg(timeout=1)
-                    if reply.get("msg_type") == "kernel_info_reply":
-                        with contextlib.suppress(queue.Empty):
-                            # Something on IOPub too: its subscription is through.
-                            await self.iopub_channel.get_msg(timeout=0.2)
-                            self._handle_kernel_info_reply(reply)
-                            return
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the kernel did not answer in time")
-
-    class RunnerKernelManager(AsyncKernelManager):
-        """The kernel of this process, serving already: nothing to start, restart or kill."""
-
-        @property
-        def has_kernel(self) -> bool:
-            return True
-
-        async def _async_is_alive(self) -> bool:
-            return True
-
-        is_alive = _async_is_alive  # what nbclient asks, and what the kernel client asks
-
-        def client(self, **kwargs: Any) -> Any:
-            context = zmq.asyncio.Context()
-            # Sockets made from this context refuse messages over the cap (ZeroMQ drops them).
-            context.setsockopt(zmq.MAXMSGSIZE, MAX_KERNEL_MESSAGE_BYTES)
-            return super().client(context=context, **kwargs)
-
-    class RunnerNotebookClient(NotebookClient):
-        def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
-            """A message nbclient cannot take (a display of a number, a ``transient`` that is
-            not a dict) is output that cannot be shown: dropped, as Jupyter's page would."""
+    async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
+        assert self.socket is not None
+        while True:
+            if not await self.socket.poll(None if timeout is None else int(timeout * 1000)):
+                raise queue.Empty()
+            frames = await self.socket.recv_multipart()
+            _counter.add_bytes(sum(len(frame) for frame in frames))
             try:
-                return super().process_message(msg, cell, cell_index)
-            except CellControlSignal:  # how nbclient says a cell is done
-                raise
+                _, signed = self.session.feed_identities(frames)
+                message = self.session.deserialize(signed)
             except Exception:
-                return None
+                continue
+            if isinstance(message, dict) and isinstance(message.get("content"), dict):
+                return message
 
-        def handle_comm_msg(self, outs: Any, msg: dict[str, Any], cell_index: int) -> None:
-            """Widgets are not graded: their messages are ignored."""
 
+class RunnerKernelClient(AsyncKernelClient):
+    iopub_channel_class = CountedChannel
+    shell_channel_class = CountedChannel
+    control_channel_class = CountedChannel
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:
+        """The kernel answers on its shell and IOPub channels: then it is ready.
+
+        jupyter_client's own wait then reads IOPub until it has been silent for 0.2 s,
+        which cost every notebook 0.2 s. Nothing needs that silence: nbclient keeps only
+        the messages that answer the cell it runs.
+        """
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            self.kernel_info()
+            with contextlib.suppress(queue.Empty):
+                reply = await self.shell_channel.get_msg(timeout=1)
+                if reply.get("msg_type") == "kernel_info_reply":
+                    with contextlib.suppress(queue.Empty):
+                        # Something on IOPub too: its subscription is through.
+                        await self.iopub_channel.get_msg(timeout=0.2)
+                        self._handle_kernel_info_reply(reply)
+                        return
+            if time.monotonic() > deadline:
+                raise TimeoutError("the kernel did not answer in time")
+
+
+class RunnerKernelManager(AsyncKernelManager):
+    """The kernel of this process, serving already: nothing to start, restart or kill."""
+
+    @property
+    def has_kernel(self) -> bool:
+        return True
+
+    async def _async_is_alive(self) -> bool:
+        return True
+
+    is_alive = _async_is_alive  # what nbclient asks, and what the kernel client asks
+
+    def client(self, **kwargs: Any) -> Any:
+        context = zmq.asyncio.Context()
+        # Sockets made from this context refuse messages over the cap (ZeroMQ drops them).
+        context.setsockopt(zmq.MAXMSGSIZE, MAX_KERNEL_MESSAGE_BYTES)
+        return super().client(context=context, **kwargs)
+
+
+class RunnerNotebookClient(NotebookClient):
+    def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
+        """A message nbclient cannot take (a display of a number, a ``transient`` that is
+        not a dict) is output that cannot be shown: dropped, as Jupyter's page would."""
+        try:
+            return super().process_message(msg, cell, cell_index)
+        except CellControlSignal:  # how nbclient says a cell is done
+            raise
+        except Exception:
+            return None
+
+    def handle_comm_msg(self, outs: Any, msg: dict[str, Any], cell_index: int) -> None:
+        """Widgets are not graded: their messages are ignored."""
+
+
+def _client(notebook: Any, connection_file: str, counter: _OutputCounter) -> Any:
+    global _counter
+    _counter = counter
     manager = RunnerKernelManager(client_factory=RunnerKernelClient)
     manager.load_connection_file(connection_file)
     # No per-cell time limit here: the host kills the whole sandbox at its deadline.
