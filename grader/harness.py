@@ -9,8 +9,10 @@ verdict is decided here, from what the harness observed.
 from __future__ import annotations
 
 import ast
+import atexit
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -268,6 +270,9 @@ def _write(path: Path, text: str) -> str:
 SHRINK_SECONDS_PER_TEST = 0.25
 
 
+_HYPOTHESIS_HOMES: set[Path] = set()
+
+
 @contextlib.contextmanager
 def _hypothesis_profile(problem: Problem) -> Iterator[None]:
     """Deterministic grading per source (see ``grader.seeding``), with bounded shrinking."""
@@ -278,6 +283,9 @@ def _hypothesis_profile(problem: Problem) -> Iterator[None]:
     # (an autograde worker's is removed with its batch).
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         home = Path(tempfile.gettempdir(), f"jaxjudge-hypothesis-{os.getuid()}-{os.getpid()}")
+        if home not in _HYPOTHESIS_HOMES:  # made once a process, and removed when it exits
+            _HYPOTHESIS_HOMES.add(home)
+            atexit.register(shutil.rmtree, home, ignore_errors=True)
         hypothesis.configuration.set_hypothesis_home_dir(home)
     hypothesis.settings.register_profile(
         "jaxjudge-grading",
