@@ -22,6 +22,8 @@ from sandbox.backends import BwrapBackend
 from sandbox.pool import SandboxPool
 from tests.conftest import sandbox_processes
 
+pytestmark = pytest.mark.slow  # some 60 submissions, each graded in sandboxes of its own and from a pool
+
 SECRET = "canary-5e1f0a7b9c"
 FOUND = "canary-5"  # what the searches look for: a prefix of the secret only
 
@@ -42,6 +44,14 @@ def answer():
 """
 
 CORRECT = f"def answer():\n    return {SECRET!r}\n"
+
+CANARY_PROBLEM = {"hidden_tests": CANARY_HIDDEN_TESTS, "reference": CANARY_REFERENCE, "memory_limit_mb": 512}
+# Submissions that must run out of time get a short limit, which keeps the suite fast. Every
+# other one gets a limit far above what it needs on two busy cores (a fork bomb there takes
+# seconds to reach the process limit, about one on an idle machine), so that no verdict
+# depends on how busy the machine is. A call may take 20 s of it at most (Problem.sandbox_limits).
+SHORT_TIME_LIMIT_S = 3
+WIDE_TIME_LIMIT_S = 60
 
 WA, RE, TLE, MLE, OLE, TAMPERED = (
     Verdict.WRONG_ANSWER,
@@ -623,11 +633,17 @@ def pool():
 
 @pytest.fixture
 def canary(make_problem, monkeypatch):
+    """The canary problem, under a time limit that no submission expected to finish comes near."""
     monkeypatch.setenv("JAXJUDGE_CANARY", SECRET)  # in the worker's own environment too
-    make_problem(
-        "canary", hidden_tests=CANARY_HIDDEN_TESTS, reference=CANARY_REFERENCE, time_limit_s=3, memory_limit_mb=512
-    )
+    make_problem("canary", **CANARY_PROBLEM, time_limit_s=WIDE_TIME_LIMIT_S)
     return load_problem("canary")
+
+
+@pytest.fixture
+def short_canary(canary, make_problem):
+    """The same problem under a short time limit, for the submissions that must run out of it."""
+    make_problem("short_canary", **CANARY_PROBLEM, time_limit_s=SHORT_TIME_LIMIT_S)
+    return load_problem("short_canary")
 
 
 # Answers to compile_for that are not real executables, however they name themselves.
@@ -674,11 +690,12 @@ def test_the_canary_problem_accepts_the_secret(canary):
 
 
 @pytest.mark.parametrize("name", sorted(CANARY_CASES))
-def test_hostile_submission(canary, name, pool):
+def test_hostile_submission(canary, short_canary, name, pool):
     pool.wait_ready()  # the pool's own processes all started before counting
     before = sandbox_processes()
     code, verdict = CANARY_CASES[name]
-    report = grade(canary, code)  # a sandbox started for it: nothing may outlive it
+    problem = short_canary if verdict == TLE else canary
+    report = grade(problem, code)  # a sandbox started for it: nothing may outlive it
     assert report.verdict == verdict, report.summary()
     assert SECRET not in report.to_json()
     # Whatever it printed or raised, every text of the report is printable and encodes.
@@ -689,7 +706,7 @@ def test_hostile_submission(canary, name, pool):
     assert sandbox_processes() <= before, "a process of the sandbox survived it"
     # Forked by a fork server, as workers grade: the same verdict, and the next submission
     # from the same pool (its fork server, unless it had to be discarded) is graded normally.
-    assert grade(canary, code, pool).verdict == verdict
+    assert grade(problem, code, pool).verdict == verdict
     assert grade(canary, CORRECT, pool).verdict == Verdict.ACCEPTED
 
 

@@ -1,8 +1,9 @@
 """``python -m grader autograde`` as course staff run it in CI: a folder of mixed notebooks.
 
 The batch is graded once, for real (bwrap sandboxes, kernels in them, two workers), under a
-copy of ``aot_compiled_sum`` whose time limit is 8 s, so that the notebook that never ends
-costs 8 s, not a minute.
+copy of ``aot_compiled_sum`` whose time limit is 30 s: far above what its accepted notebooks
+need on two busy cores (up to 13 s there), so that no verdict depends on how busy the machine
+is, while the notebook that never ends costs 30 s, not a minute.
 """
 
 import contextlib
@@ -24,7 +25,9 @@ from nbformat.v4 import new_code_cell
 from grader.feedback_notebook import insight_markdown
 from grader.problem import REPO_ROOT, load_problem
 
-TIME_LIMIT_S = 8
+pytestmark = pytest.mark.slow  # a batch of real gradings, one of which waits out its time limit
+
+TIME_LIMIT_S = 30
 REFERENCE = (REPO_ROOT / "solutions/aot_compiled_sum/reference.py").read_text()
 WRONG = (REPO_ROOT / "solutions/aot_compiled_sum/wrong_value.py").read_text()
 

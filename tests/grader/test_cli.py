@@ -16,6 +16,7 @@ def run_cli(*args, cwd=REPO_ROOT):
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_reference_is_accepted_with_json_junit_and_gradescope(tmp_path):
     out, junit, gradescope = tmp_path / "report.json", tmp_path / "report.xml", tmp_path / "results.json"
     result = run_cli(
@@ -35,6 +36,7 @@ def test_reference_is_accepted_with_json_junit_and_gradescope(tmp_path):
     assert result.stderr == ""
 
 
+@pytest.mark.slow
 def test_wrong_solution_exits_1_and_says_what_was_wrong():
     result = run_cli(
         "grade", "--problem", "aot_compiled_sum", "solutions/aot_compiled_sum/wrong_value.py", "--json", "-"
@@ -46,6 +48,7 @@ def test_wrong_solution_exits_1_and_says_what_was_wrong():
     assert "but" in messages and "was expected" in messages
 
 
+@pytest.mark.slow
 def test_visible_only_runs_no_hidden_test():
     result = run_cli(
         "grade", "--visible-only", "--problem", "aot_compiled_sum", "solutions/aot_compiled_sum/reference.py",
@@ -55,6 +58,7 @@ def test_visible_only_runs_no_hidden_test():
     assert report["tests"] and not any(t["hidden"] for t in report["tests"])
 
 
+@pytest.mark.slow
 def test_a_notebook_submission_is_graded(tmp_path):
     notebook = new_notebook()
     notebook.cells = [new_code_cell((REPO_ROOT / "solutions/compile_for/reference.py").read_text())]
@@ -96,6 +100,7 @@ BAD_INPUTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_gives_one_clear_line_and_exit_2(tmp_path, case):
     args, expected = _bad_inputs(tmp_path)[case]
@@ -136,6 +141,7 @@ def test_a_gpu_problem_on_a_host_without_gpu_is_refused_clearly(make_problem, tm
 HOSTILE_TEXT = "\\x1b[2K\\r\\x1b[1A\\x1b[32maccepted (100/100)\\ud800"
 
 
+@pytest.mark.slow
 def test_hostile_text_reaches_no_terminal_json_or_xml_unescaped(tmp_path):
     submission = tmp_path / "hostile.py"
     submission.write_text(

@@ -25,6 +25,7 @@ def assert_same_values(back: jax.Array, x: jax.Array, literal: str) -> None:
     np.testing.assert_array_equal(*wide, err_msg=literal)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     x=st.one_of(

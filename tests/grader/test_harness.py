@@ -57,6 +57,7 @@ def grade(problem, code, **kwargs):
     return grade_submission(problem, SubmissionSource(code, "submission.py"), backend=BwrapBackend(), **kwargs)
 
 
+@pytest.mark.slow
 def test_points_follow_the_weights(doubling):
     report = grade(doubling, "def double(x):\n    return x * 2 + (x.size == 3) * 1.0\n")
     by_name = {t.name: t for t in report.tests}
@@ -79,6 +80,7 @@ def test_the_summary_line_counts_visible_and_hidden_failures_without_naming_func
     assert summary == "3 of 5 tests failed (1 visible, 2 hidden)."
 
 
+@pytest.mark.slow
 def test_the_same_submission_meets_the_same_examples(doubling):
     wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
     first, second = grade(doubling, wrong), grade(doubling, wrong)
@@ -87,6 +89,7 @@ def test_the_same_submission_meets_the_same_examples(doubling):
     assert feedback == [(t.message, t.failing_input) for t in second.tests]
 
 
+@pytest.mark.slow
 def test_failing_examples_are_shrunk(doubling):
     report = grade(doubling, "def double(x):\n    return x * 2 + (x.size > 2)\n")
     [failed] = [t for t in report.tests if t.name == "test_doubles"]
@@ -148,15 +151,18 @@ def recording(make_problem, tmp_path, monkeypatch):
     return examples_met
 
 
+@pytest.mark.slow
 def test_a_source_meets_the_same_examples_on_every_grading(recording):
     first = recording(REFERENCE)
     assert len(first) == 5 and first == recording(REFERENCE)
 
 
+@pytest.mark.slow
 def test_any_change_to_the_source_meets_new_examples(recording):
     assert recording(REFERENCE) != recording(REFERENCE + "# resubmitted\n")
 
 
+@pytest.mark.slow
 def test_another_deployment_secret_meets_new_examples(recording, monkeypatch):
     first = recording(REFERENCE)
     monkeypatch.setenv("JAXJUDGE_GRADING_SECRET", "another-deployment-secret")
@@ -185,6 +191,7 @@ def test_shrinking_stops_after_its_time_bound():
     assert calls[-1] < max(calls), "the failing example was not shrunk at all"
 
 
+@pytest.mark.slow
 def test_unbounded_shrinking_calls_the_test_far_more_often():
     # The control for the test above: without the bound, the same property is shrunk with
     # hundreds of calls (at 0.02 s a call, seconds; at a compile a call, much longer).

@@ -51,6 +51,7 @@ def aot_compiled_sum(graded):
     return graded("aot_compiled_sum")
 
 
+@pytest.mark.slow
 def test_aot_compiled_sum_is_told_by_the_executable_its_own_code_compiled(aot_compiled_sum):
     report = aot_compiled_sum
     assert report.verdict == "accepted"
@@ -70,6 +71,7 @@ def test_aot_compiled_sum_is_told_by_the_executable_its_own_code_compiled(aot_co
     assert insight["warnings"] == [] and insight["notes"] == []
 
 
+@pytest.mark.slow
 def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_add_up(aot_compiled_sum):
     insight = aot_compiled_sum.insight
     rows = insight["calls"]
@@ -85,6 +87,7 @@ def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_
     assert set(insight["hidden_totals"]) == {"calls"} and insight["hidden_totals"]["calls"] > 0
 
 
+@pytest.mark.slow
 def test_compile_for_returns_an_executable_which_the_panel_describes(graded):
     report = graded("compile_for")
     assert report.verdict == "accepted"
@@ -98,6 +101,7 @@ def test_compile_for_returns_an_executable_which_the_panel_describes(graded):
     assert report.insight["warnings"] == []
 
 
+@pytest.mark.slow
 def test_static_power_is_traced_with_its_python_number_static_and_noted(graded):
     report = graded("static_power")
     assert report.verdict == "accepted"

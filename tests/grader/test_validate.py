@@ -12,6 +12,8 @@ import pytest
 from grader.problem import all_problems, load_problem, problems_dir
 from grader.validate import channel_check, notebook_check, validate_problem, validated
 
+pytestmark = pytest.mark.slow  # every problem, graded and run
+
 SLUGS = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
 

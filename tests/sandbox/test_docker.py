@@ -97,6 +97,7 @@ def fake_docker(tmp_path):
     return script, log, oom
 
 
+@pytest.mark.slow
 def test_a_deadline_kills_the_container_with_docker_kill(fake_docker):
     script, log, _ = fake_docker
     with SandboxSession(DockerBackend(executable=str(script)), SandboxLimits(call_seconds=2)) as session:

@@ -105,13 +105,14 @@ def test_a_child_sees_no_process_not_even_its_fork_server(server):
     assert seen == [2, 1, ["cpuinfo", "meminfo"]]
 
 
+@pytest.mark.slow
 def test_a_hanging_child_is_killed_at_its_deadline_and_the_fork_server_serves_on(server):
-    started = time.monotonic()
     with forked(server, SandboxLimits(call_seconds=2)) as session:
         load(session, "def probe():\n    while True:\n        pass\n")
+        started = time.monotonic()
         with pytest.raises(SandboxTimeout):
             call(session, "probe")
-    assert time.monotonic() - started < 6
+    assert time.monotonic() - started < 6  # the call's 2 s and the kill, however busy the machine
     assert server.alive and not server.busy
     with forked(server) as session:
         assert probe(session, "def probe():\n    return 7\n") == 7
@@ -135,6 +136,7 @@ def test_a_child_cannot_signal_its_fork_server(server):
         assert probe(session, "def probe():\n    return 'served by the same fork server'\n")
 
 
+@pytest.mark.slow
 def test_a_fork_server_that_stops_answering_is_discarded_and_replaced(monkeypatch):
     monkeypatch.setattr("sandbox.forkserver.CONTROL_SECONDS", 2.0)
     with SandboxPool(BwrapBackend()) as pool:
@@ -151,6 +153,7 @@ def test_a_fork_server_that_stops_answering_is_discarded_and_replaced(monkeypatc
     assert sandbox_processes() == set()
 
 
+@pytest.mark.slow
 def test_a_notebook_childs_kernel_lives_in_its_own_tmp_which_goes_with_it():
     listing = "import glob\nprint(sorted(glob.glob('/tmp/kernel-*/connection.json')))"
     with ForkServer(BwrapBackend(), notebook=True) as server:
@@ -176,6 +179,7 @@ class NoNestedNamespaces(BwrapBackend):
         return [*command[:at], "--disable-userns", *command[at:]]
 
 
+@pytest.mark.slow
 def test_without_nested_namespaces_the_pool_starts_a_sandbox_per_submission():
     backend = NoNestedNamespaces()
     with ForkServer(backend) as server, pytest.raises(ForkServerUnsupported):

@@ -1,7 +1,11 @@
 import subprocess
 import sys
 
+import pytest
+
 from grader.problem import REPO_ROOT
+
+pytestmark = pytest.mark.slow  # a sandbox for each of its checks
 
 
 def selftest(backend: str) -> subprocess.CompletedProcess[str]:

@@ -5,6 +5,7 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_sign_up_signs_the_new_user_in(client):
     response = client.post(
         reverse("signup"),

@@ -19,6 +19,7 @@ def authoring(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_valid_problem_is_installed(problem_root, authoring):
     draft = authoring / "draft"
     call_command(
@@ -33,6 +34,7 @@ def test_a_valid_problem_is_installed(problem_root, authoring):
     assert Problem.objects.get(slug="forty_two").title == "Test problem forty_two"
 
 
+@pytest.mark.slow
 def test_a_reference_that_fails_is_refused_and_nothing_is_installed(problem_root, authoring):
     draft = authoring / "draft"
     with pytest.raises(CommandError, match="forty_two did not validate"):
@@ -43,6 +45,7 @@ def test_a_reference_that_fails_is_refused_and_nothing_is_installed(problem_root
     assert not Problem.objects.filter(slug="forty_two").exists()
 
 
+@pytest.mark.slow
 def test_reinstalling_needs_update(problem_root, authoring):
     notebook = authoring / "draft" / "problems" / "forty_two.ipynb"
     reference = authoring / "draft" / "solutions" / "forty_two" / "reference.py"

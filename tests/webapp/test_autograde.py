@@ -26,7 +26,7 @@ from webapp.catalog.models import Problem
 from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Draft, Progress, Submission
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 SLUG = "aot_compiled_sum"
 REFERENCE = (solutions_dir() / SLUG / "reference.py").read_text()

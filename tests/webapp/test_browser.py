@@ -35,7 +35,10 @@ CHROMIUM_FLAGS = [
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions" / "aot_compiled_sum"
 VERDICT_TIMEOUT_MS = 60_000
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from grader.problem import REPO_ROOT
 
 # Run in a fresh process: a migrated throwaway database, then requests through Django's
@@ -46,6 +48,7 @@ def probe(tmp_path, **environment: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_behind_a_tls_proxy_requests_are_secure_cookies_https_only_and_the_origin_trusted(tmp_path):
     run = probe(
         tmp_path,
@@ -59,12 +62,14 @@ def test_behind_a_tls_proxy_requests_are_secure_cookies_https_only_and_the_origi
     assert seen["other_origin"] == 403
 
 
+@pytest.mark.slow
 def test_forms_posted_from_the_public_origin_need_it_trusted(tmp_path):
     run = probe(tmp_path, JAXJUDGE_BEHIND_TLS_PROXY="1")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["public_origin"] == 403
 
 
+@pytest.mark.slow
 def test_without_the_proxy_setting_a_forwarded_https_header_is_not_believed(tmp_path):
     run = probe(tmp_path)
     assert run.returncode == 0, run.stderr

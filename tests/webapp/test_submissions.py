@@ -258,6 +258,7 @@ def grade(user: User, kind: str, code: str) -> Submission:
     return submission
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_reference_solution_is_accepted_and_solves_the_problem(catalog, student, sandboxes):
     reference = load_problem(SLUG).reference_solution.read_text()
@@ -273,6 +274,7 @@ def test_the_reference_solution_is_accepted_and_solves_the_problem(catalog, stud
     assert Progress.objects.get(user=student, problem__slug=SLUG).solved_at == submission.created_at
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_wrong_solution_gets_wrong_answer_with_the_failing_tests(catalog, student, sandboxes):
     wrong = (solutions_dir() / SLUG / "wrong_value.py").read_text()
@@ -457,6 +459,7 @@ def test_hostile_text_in_a_report_is_shown_escaped_not_as_a_server_error(client,
     assert "\\x1b[2J\\ud800\\u202e" in text and "\x1b" not in text
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_output_of_hidden_tests_is_shown_to_staff_only(client, catalog, student, django_user_model, sandboxes):
     code = (

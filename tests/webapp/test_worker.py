@@ -48,6 +48,7 @@ def current(submission: Submission) -> Submission:
     return Submission.objects.get(pk=submission.pk)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict(
     catalog: None, student: User
 ) -> None:
