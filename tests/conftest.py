@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +124,14 @@ def sandbox_processes() -> set[str]:
 def call(session: SandboxSession, name: str) -> tuple[str, dict[str, Any]]:
     """Call the submission's function ``name`` with no arguments, through the sandbox channel."""
     return session.request(protocol.CALL, target=name, method=None, args=[], kwargs={})
+
+
+def student_notebook(problem: Any, solution: str, extra_cells: Sequence[str] = ()) -> Any:
+    """The notebook a student downloads for ``problem``, ``solution`` in its starter cell and
+    ``extra_cells`` (code) after the rest, as they hand it in."""
+    notebook = problem.student_notebook()
+    for cell in notebook.cells:
+        if "starter" in cell.metadata.get("tags", []):
+            cell.source = solution
+    notebook.cells += [new_code_cell(source) for source in extra_cells]
+    return notebook

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell
 
 from grader.feedback_notebook import insight_markdown
 from grader.problem import REPO_ROOT, load_problem
+from tests.conftest import student_notebook
 
 pytestmark = pytest.mark.slow  # a batch of real gradings, one of which waits out its time limit
 
@@ -49,15 +49,6 @@ STUDENTS = {
 }
 
 
-def _student_notebook(problem, solution, extra_cells):
-    notebook = problem.student_notebook()
-    for cell in notebook.cells:
-        if "starter" in cell.metadata.get("tags", []):
-            cell.source = solution
-    notebook.cells += [new_code_cell(source) for source in extra_cells]
-    return notebook
-
-
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     root = tmp_path_factory.mktemp("autograde")
@@ -69,7 +60,7 @@ def batch(tmp_path_factory):
     submissions = root / "submissions"
     submissions.mkdir()
     for student, (solution, extra, _) in STUDENTS.items():
-        nbformat.write(_student_notebook(problem, solution, extra), submissions / f"{student}.ipynb")
+        nbformat.write(student_notebook(problem, solution, extra), submissions / f"{student}.ipynb")
     (submissions / "ivy.ipynb").write_text("def aot_compiled_sum(x): pass\n")  # a .py file, misnamed
     (submissions / "joe.ipynb").write_text("")
     (submissions / ".ipynb_checkpoints").mkdir()
@@ -240,7 +231,7 @@ def test_ctrl_c_keeps_what_was_graded_and_exits_130(tmp_path):
     submissions = tmp_path / "submissions"
     submissions.mkdir()
     for number in range(6):
-        nbformat.write(_student_notebook(problem, REFERENCE, []), submissions / f"student{number}.ipynb")
+        nbformat.write(student_notebook(problem, REFERENCE, []), submissions / f"student{number}.ipynb")
     out = tmp_path / "out"
     command = [sys.executable, "-m", "grader", "autograde", str(submissions), "--jobs", "1", "--out", str(out)]
     batch = subprocess.Popen(

@@ -30,6 +30,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from grader.problem import REPO_ROOT, load_problem
+from tests.conftest import student_notebook
 
 SHORT_TIME_LIMIT_S = 10
 WIDE_TIME_LIMIT_S = 60
@@ -120,15 +121,6 @@ SAVED_OUTPUTS = [
 ]  # fmt: skip
 
 
-def _notebook(problem, cells):
-    notebook = problem.student_notebook()
-    for cell in notebook.cells:
-        if "starter" in cell.metadata.get("tags", []):
-            cell.source = REFERENCE
-    notebook.cells += [new_code_cell(source) for source in cells]
-    return notebook
-
-
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
@@ -165,7 +157,9 @@ def batch(tmp_path_factory):
     handed_in = root / "handed-in"
     handed_in.mkdir()
     for student, (cells, _) in ATTACKS.items():
-        notebook = _notebook(problem, [cell.replace("HOST_SOCKET", repr(host_socket)) for cell in cells])
+        notebook = student_notebook(
+            problem, REFERENCE, [cell.replace("HOST_SOCKET", repr(host_socket)) for cell in cells]
+        )
         notebook.metadata["grader"]["student"] = student
         if student == "endless_cells":
             notebook.metadata["grader"]["slug"] = SHORT_SLUG
