@@ -64,8 +64,14 @@ def validate_problem(
     problem: Problem, *, backend_name: str | None = None, run_notebook: bool = True, pool: SandboxPool | None = None
 ) -> list[Check]:
     """Grade the reference, the starter and every wrong solution of one problem, then run its
-    notebook. ``pool``: warm sandboxes to grade in (default: this process's, of ``backend_name``)."""
-    checks = _validate(problem, pool or sandbox_pool(PoolKind(backend_name), replace_early=True))
+    notebook. ``pool``: warm sandboxes to grade in (a validation worker's, from the registry);
+    without one, a pool of ``backend_name`` made for this problem alone and closed after it, so
+    that a one-off validation (``addproblem``) leaves no warm sandbox behind."""
+    if pool is None:
+        with SandboxPool(get_backend(backend_name), replace_early=True) as own:
+            checks = _validate(problem, own)
+    else:
+        checks = _validate(problem, pool)
     if run_notebook:
         checks.append(notebook_check(problem))
     return checks
@@ -170,7 +176,8 @@ def _first_failed_cell(notebook: Any) -> int | None:
 
 def _validate_path(path: Path, backend_name: str | None) -> list[Check]:
     """In a worker process: validate one problem in the worker's pool (kept for the next one)."""
-    return validate_problem(load_problem(path), backend_name=backend_name)
+    pool = sandbox_pool(PoolKind(backend_name), replace_early=True)  # kept for the worker's next problem
+    return validate_problem(load_problem(path), pool=pool)
 
 
 def validated(
