@@ -13,6 +13,7 @@ import atexit
 import contextlib
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -270,7 +271,24 @@ def _write(path: Path, text: str) -> str:
 SHRINK_SECONDS_PER_TEST = 0.25
 
 
-_HYPOTHESIS_HOMES: set[Path] = set()
+def _hypothesis_home() -> Path:
+    """One directory per user for hypothesis's cache, shared by every grading process.
+
+    Hypothesis writes its files there atomically and names them by content, so processes can
+    share it and it stays as small as the modules it describes. A directory per process was
+    left behind by every process that ended without running its exit handlers (a worker
+    killed mid-grade). A directory of that name that this user does not own alone (made by
+    someone else in a shared /tmp) is not used: a private one for this process is.
+    """
+    home = Path(tempfile.gettempdir(), f"jaxjudge-hypothesis-{os.getuid()}")
+    with contextlib.suppress(FileExistsError):
+        home.mkdir(mode=0o700)
+    status = home.lstat()
+    if stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid() and stat.S_IMODE(status.st_mode) == 0o700:
+        return home
+    private = Path(tempfile.mkdtemp(prefix="jaxjudge-hypothesis-"))
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    return private
 
 
 @contextlib.contextmanager
@@ -280,13 +298,9 @@ def _hypothesis_profile(problem: Problem) -> Iterator[None]:
 
     # Hypothesis caches what it found in modules under ``.hypothesis`` in the working directory;
     # grading writes nowhere it was not told to, so the cache lives in the temporary directory
-    # (an autograde worker's is removed with its batch).
+    # (an autograde worker's is removed with its batch), once a process.
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        home = Path(tempfile.gettempdir(), f"jaxjudge-hypothesis-{os.getuid()}-{os.getpid()}")
-        if home not in _HYPOTHESIS_HOMES:  # made once a process, and removed when it exits
-            _HYPOTHESIS_HOMES.add(home)
-            atexit.register(shutil.rmtree, home, ignore_errors=True)
-        hypothesis.configuration.set_hypothesis_home_dir(home)
+        hypothesis.configuration.set_hypothesis_home_dir(_hypothesis_home())
     hypothesis.settings.register_profile(
         "jaxjudge-grading",
         max_examples=problem.max_examples,

@@ -1,14 +1,17 @@
 """The harness end to end on throwaway problems: scoring, determinism, instructor mistakes."""
 
+import os
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from grader.harness import failure_summary, grade_submission, shrinking_bounded_to
+from grader.harness import _hypothesis_home, failure_summary, grade_submission, shrinking_bounded_to
 from grader.problem import REPO_ROOT, ReferenceSolutionError, load_problem
 from grader.report import TestResult
 from grader.source import SubmissionSource
@@ -233,3 +236,22 @@ def test_the_harness_compiles_with_the_sandboxes_xla_flags(monkeypatch):
         [sys.executable, "-c", import_and_print], capture_output=True, text=True, check=True, cwd=REPO_ROOT
     ).stdout.split()
     assert flags == ["--xla_dump_hlo_as_text", *GRADING_XLA_FLAGS]
+
+
+def test_grading_processes_share_one_private_hypothesis_cache_and_leave_none_of_their_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = _hypothesis_home()
+    assert shared == tmp_path / f"jaxjudge-hypothesis-{os.getuid()}"
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o700
+    assert _hypothesis_home() == shared  # every process of this user, every time
+    assert list(tmp_path.iterdir()) == [shared]
+
+
+def test_a_hypothesis_cache_that_others_can_write_to_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    planted = tmp_path / f"jaxjudge-hypothesis-{os.getuid()}"
+    planted.mkdir()
+    planted.chmod(0o777)  # as another user of a shared /tmp could have left it
+    home = _hypothesis_home()
+    assert home != planted and home.parent == tmp_path
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,8 @@ LEAVE_TRACES = """
         jnp.sum = lambda x: 42  # a patched module, in this process only
         os.environ["LEFT_BEHIND"] = "1"
         # A process that outlives the submission if anything can: its own session, asleep.
-        sleeper = subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(600)"])
+        command = "import os, time; os.setsid(); time.sleep(600)  # MARKER"
+        sleeper = subprocess.Popen([sys.executable, "-c", command])
         return [os.getpid(), sleeper.pid]
     """
 
@@ -72,20 +74,40 @@ LOOK_FOR_TRACES = """
     """
 
 
-def commands(pids):
+def host_processes_naming(marker: str) -> list[int]:
+    """Every process of the host whose command line holds ``marker``.
+
+    The whole of /proc, not the fork server's tree: a process that escaped the tree is found
+    too, and no reading of the kernel's ``children`` lists (which can miss a child while its
+    siblings come and go) decides the answer.
+    """
     found = []
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            found.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if marker.encode() in Path(entry.path, "cmdline").read_bytes():
+                    found.append(int(entry.name))
+    return found
+
+
+def ancestors(pid: int) -> list[int]:
+    """A process's parent, its parent's parent, and so on up to the host's init."""
+    found = []
+    while pid > 1:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the (command name)
+        found.append(pid)
     return found
 
 
 def test_nothing_a_submission_leaves_reaches_the_next_one_from_the_same_fork_server(server):
+    marker = f"left-by-{uuid.uuid4().hex}"
     with forked(server) as first:
-        probe(first, LEAVE_TRACES)
-        assert any("time.sleep(600)" in command for command in commands(server._descendants()))
+        probe(first, LEAVE_TRACES.replace("MARKER", marker))
+        sleepers = host_processes_naming(marker)
+        assert len(sleepers) == 1 and server.process.pid in ancestors(sleepers[0])
     # Every process of the first submission is gone, its setsid sleeper included.
-    assert not any("time.sleep(600)" in command for command in commands(server._descendants()))
+    assert host_processes_naming(marker) == []
     with forked(server) as second:
         seen = probe(second, LOOK_FOR_TRACES)
     assert seen == {"tmp": [], "shm": [], "sum": 3.0, "env": False}
