@@ -158,6 +158,9 @@ def _grade_in_session(
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
     report.sandbox["staging_seconds"] = round(totals.staging_seconds, 4)
+    report.sandbox["compiles"] = totals.backend_compile_events
+    report.sandbox["request_seconds"] = round(totals.seconds, 4)
+    report.sandbox["round_trip_seconds"] = round(proxy.round_trip_seconds, 4)
     if plugin.collection_errors:
         report.verdict, report.message = Verdict.INTERNAL_ERROR, "the problem's tests could not be collected"
         return

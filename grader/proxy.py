@@ -382,6 +382,9 @@ class SubmissionProxy:
         # insight panel: a hidden test's would tell its shapes), and where hidden tests began.
         self.first_visible_call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self.hidden_from: int | None = None
+        # Seconds this process waited on the sandbox's replies, the channel included: less
+        # the sandbox's own seconds for its requests, what the channel cost.
+        self.round_trip_seconds = 0.0
 
     @classmethod
     def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
@@ -513,11 +516,14 @@ class SubmissionProxy:
         for key in ("args", "kwargs"):
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
+        started = time.perf_counter()
         try:
             reply_op, reply = self._session.request(op, **fields)
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
+        finally:
+            self.round_trip_seconds += time.perf_counter() - started
         integrity = reply.get(protocol.INTEGRITY)
         if not isinstance(integrity, list) or not all(isinstance(problem, str) for problem in integrity):
             integrity = ["the sandbox's reply had no integrity report"]

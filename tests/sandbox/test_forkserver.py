@@ -56,9 +56,10 @@ LEAVE_TRACES = """
         jnp.sum = lambda x: 42  # a patched module, in this process only
         os.environ["LEFT_BEHIND"] = "1"
         # A process that outlives the submission if anything can: its own session, asleep.
-        command = "import os, time; os.setsid(); time.sleep(600)  # MARKER"
-        sleeper = subprocess.Popen([sys.executable, "-c", command])
-        return [os.getpid(), sleeper.pid]
+        command = "import os, time; os.setsid(); print('asleep', flush=True); time.sleep(600)  # MARKER"
+        sleeper = subprocess.Popen([sys.executable, "-c", command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        said = sleeper.stdout.readline()  # once it is in a session of its own
+        return [said.decode(), sleeper.poll(), sleeper.stdout.read().decode()[-2000:] if said.strip() != b"asleep" else ""]
     """
 
 LOOK_FOR_TRACES = """
@@ -103,7 +104,8 @@ def ancestors(pid: int) -> list[int]:
 def test_nothing_a_submission_leaves_reaches_the_next_one_from_the_same_fork_server(server):
     marker = f"left-by-{uuid.uuid4().hex}"
     with forked(server) as first:
-        probe(first, LEAVE_TRACES.replace("MARKER", marker))
+        said, exited, words = probe(first, LEAVE_TRACES.replace("MARKER", marker))
+        assert (said, exited) == ("asleep\n", None), words
         sleepers = host_processes_naming(marker)
         assert len(sleepers) == 1 and server.process.pid in ancestors(sleepers[0])
     # Every process of the first submission is gone, its setsid sleeper included.
