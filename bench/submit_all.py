@@ -90,10 +90,22 @@ def time_gradings(
     return timings
 
 
-HEADER = (
-    "| problem | Submit (reference) | wrong | ratio | Run | compiles | XLA | staging | running | channel | harness | of it, reference |\n"
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+COLUMNS = (
+    "problem",
+    "Submit (reference)",
+    "wrong",
+    "ratio",
+    "Run",
+    "compiles",
+    "XLA s",
+    "staging s",
+    "running s",
+    "channel s",
+    "harness s",
+    "of it, reference s",
 )
+BREAKDOWN = ("xla", "staging", "running", "channel", "harness", "reference")
+HEADER = "| " + " | ".join(COLUMNS) + " |\n|---|" + "---:|" * (len(COLUMNS) - 1)
 
 
 def row(slug: str, right: list[Timing], wrong: list[Timing], run: list[Timing]) -> str:
@@ -106,14 +118,16 @@ def row(slug: str, right: list[Timing], wrong: list[Timing], run: list[Timing]) 
         f"{wrong_submit / submit:.2f}×" if wrong else "-",
         f"{median_of(run, 'seconds'):.2f} s",
         f"{statistics.median(timing.compiles for timing in right):.0f}",
-        *(f"{median_of(right, field):.2f}" for field in ("xla", "staging", "running", "channel", "harness", "reference")),
+        *(f"{median_of(right, field):.2f}" for field in BREAKDOWN),
     ]
     return "| " + " | ".join(cells) + " |"
 
 
 def summary(rights: dict[str, list[Timing]], wrongs: dict[str, list[Timing]], runs: dict[str, list[Timing]]) -> str:
     submits = [median_of(timings, "seconds") for timings in rights.values()]
-    ratios = [median_of(wrongs[slug], "seconds") / median_of(rights[slug], "seconds") for slug in wrongs if wrongs[slug]]
+    ratios = [
+        median_of(wrongs[slug], "seconds") / median_of(rights[slug], "seconds") for slug in wrongs if wrongs[slug]
+    ]
     slowest = max(rights, key=lambda slug: median_of(rights[slug], "seconds"))
     return (
         f"Reference Submit: median over problems {statistics.median(submits):.2f} s, slowest "

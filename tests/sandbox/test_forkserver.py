@@ -59,7 +59,8 @@ LEAVE_TRACES = """
         command = "import os, time; os.setsid(); print('asleep', flush=True); time.sleep(600)  # MARKER"
         sleeper = subprocess.Popen([sys.executable, "-c", command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = sleeper.stdout.readline()  # once it is in a session of its own
-        return [said.decode(), sleeper.poll(), sleeper.stdout.read().decode()[-2000:] if said.strip() != b"asleep" else ""]
+        last_words = sleeper.stdout.read().decode()[-2000:] if said.strip() != b"asleep" else ""
+        return [said.decode(), sleeper.poll(), last_words]
     """
 
 LOOK_FOR_TRACES = """
