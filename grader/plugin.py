@@ -15,6 +15,7 @@ from grader.feedback import failing_input, property_sentence
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
+from grader.strategies import pick_shapes_with
 from grader.verdicts import Verdict
 from sandbox.session import (
     SandboxError,
@@ -80,6 +81,7 @@ class GradingPlugin:
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self._calls_before_test = self._submission.entry_point_calls
+        pick_shapes_with(self._example_seed(f"{item.path.name}::{item.name}") if self._example_seed else 0)
         # Before a hidden test can send the submission anything, its output stops being shown.
         if item.path.name == HIDDEN_TESTS_FILE and not self._hidden_started:
             self._hidden_started = True

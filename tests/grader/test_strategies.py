@@ -2,8 +2,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from grader.strategies import DEFAULT_DTYPES, FLOAT_DTYPES, arrays, jnp_programs, shapes_other_than
+from grader.strategies import (
+    DEFAULT_DTYPES,
+    FLOAT_DTYPES,
+    arrays,
+    jnp_programs,
+    pick_shapes_with,
+    shape_pool,
+    shapes_other_than,
+)
 
 
 @settings(max_examples=40, derandomize=True, database=None, deadline=None)
@@ -57,3 +66,54 @@ def test_arrays_include_bfloat16_with_exactly_representable_values():
     check()
     assert len(seen) == 30
     assert "bfloat16" in DEFAULT_DTYPES and "bfloat16" in FLOAT_DTYPES
+
+
+@given(
+    min_dims=st.integers(0, 3),
+    extra_dims=st.integers(0, 2),
+    min_side=st.integers(0, 3),
+    extra_side=st.integers(0, 40),
+    seed=st.integers(0, 2**32),
+)
+def test_a_shape_pool_stays_in_bounds_and_holds_every_edge_the_bounds_allow(
+    min_dims, extra_dims, min_side, extra_side, seed
+):
+    max_dims, max_side = min_dims + extra_dims, min_side + extra_side
+    pool = shape_pool(min_dims, max_dims, min_side, max_side, seed)
+    assert pool and len(pool) <= 5 and len(set(pool)) == len(pool)
+    for shape in pool:
+        assert min_dims <= len(shape) <= max_dims and all(min_side <= side <= max_side for side in shape)
+    sizes = [int(np.prod(shape)) for shape in pool]
+    assert sizes == sorted(sizes)  # shrinking heads for the smallest
+    assert (() in pool) == (min_dims == 0)
+    if max_dims > 0:
+        assert any(shape and shape[0] == 0 for shape in pool) == (min_side == 0)
+        if min_side <= 1 <= max_side:
+            assert any(shape and set(shape) == {1} for shape in pool)
+        if any(all(n % d for d in range(2, n)) for n in range(max(2, min_side), max_side + 1)):
+            assert any(side > 1 and all(side % d for d in range(2, side)) for shape in pool for side in shape)
+        long_side = (3 * max_side + 3) // 4
+        assert any(side >= long_side for shape in pool for side in shape)
+
+
+def test_shape_pools_differ_from_one_seed_to_the_next_so_no_length_can_be_counted_on():
+    pools = {tuple(shape_pool(1, 1, 0, 32, seed)) for seed in range(50)}
+    lengths = {shape[0] for pool in pools for shape in pool}
+    assert len(pools) > 20 and len(lengths) > 12
+
+
+def test_a_property_meets_only_its_pools_shapes_so_compiles_repeat():
+    seen = []
+
+    @settings(max_examples=60, derandomize=True, database=None, deadline=None)
+    @given(x=arrays(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    def record(x):
+        seen.append(x.shape)
+
+    pick_shapes_with(1234)
+    try:
+        record()
+    finally:
+        pick_shapes_with(0)
+    pool = shape_pool(0, 3, 0, 5, 1234)
+    assert set(seen) == set(pool)  # every one of them, and nothing else
