@@ -83,8 +83,8 @@ def test_a_shape_pool_stays_in_bounds_and_holds_every_edge_the_bounds_allow(
     assert pool and len(pool) <= 5 and len(set(pool)) == len(pool)
     for shape in pool:
         assert min_dims <= len(shape) <= max_dims and all(min_side <= side <= max_side for side in shape)
-    sizes = [int(np.prod(shape)) for shape in pool]
-    assert sizes == sorted(sizes)  # shrinking heads for the smallest
+    order = [(len(shape), int(np.prod(shape))) for shape in pool]
+    assert order == sorted(order)  # shrinking heads for the fewest axes, then the fewest elements
     assert (() in pool) == (min_dims == 0)
     if max_dims > 0:
         assert any(shape and shape[0] == 0 for shape in pool) == (min_side == 0)

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from sandbox import protocol
+from sandbox import grading_xla_flags, protocol
 from sandbox.backends import RUNTIME_MOUNT, SANDBOX_PACKAGE, DockerBackend, SandboxLimits
 from sandbox.session import SandboxMemoryExceeded, SandboxSession, SandboxTimeout
 from tests.conftest import call
@@ -51,7 +51,7 @@ def test_the_cpu_command_has_every_isolation_flag():
         "PATH=/usr/bin:/bin",
         "LANG=C.UTF-8",
         "JAX_PLATFORMS=cpu",
-        "XLA_FLAGS=--xla_cpu_use_fusion_emitters=false",
+        f"XLA_FLAGS={grading_xla_flags()}",
     ]
     image_at = command.index("jaxjudge-sandbox-cpu:latest")
     assert command[image_at + 1 : image_at + 4] == ["python", "-I", "-c"]
