@@ -9,13 +9,14 @@ from __future__ import annotations
 import types
 from collections.abc import Callable, Generator
 
+import hypothesis
 import pytest
 
 from grader.feedback import failing_input, property_sentence
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
-from grader.strategies import pick_shapes_with
+from grader.strategies import meeting_only, pick_shapes_with, shapes_not_met
 from grader.verdicts import Verdict
 from sandbox.session import (
     SandboxError,
@@ -27,6 +28,7 @@ from sandbox.session import (
 
 HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
+EXAMPLES_PER_MISSED_SHAPE = 4
 RUN: pytest.StashKey[GradingPlugin] = pytest.StashKey()
 
 
@@ -88,6 +90,30 @@ class GradingPlugin:
             if self._before_hidden is not None:
                 self._before_hidden()
             self._submission.start_hidden_output()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> Generator[None, object, object]:
+        """After a property passes, run it again on every pool shape it did not meet.
+
+        Hypothesis picks each example's shape from the test's few (``grader.strategies``); a
+        short run can miss the empty one, say, and a wrong answer that breaks only there would
+        pass. A failure in these runs fails the test, shrunk within that shape.
+        """
+        outcome = yield
+        test = pyfuncitem.obj
+        if not getattr(test, "is_hypothesis_test", False):
+            return outcome
+        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        settings = test._hypothesis_internal_use_settings
+        # A few examples each: the shape is fixed, the values and dtypes still vary.
+        test._hypothesis_internal_use_settings = hypothesis.settings(settings, max_examples=EXAMPLES_PER_MISSED_SHAPE)
+        try:
+            for shapes in shapes_not_met():
+                with meeting_only(shapes):
+                    test(**arguments)
+        finally:
+            test._hypothesis_internal_use_settings = settings
+        return outcome
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -54,13 +56,46 @@ def _elements(dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
 # anew for every submission (the harness seeds the pick as it seeds hypothesis), always with the
 # edges: 0-d where allowed, an empty one, all ones, a prime length and a long one. Compiles then
 # repeat while the values vary, and a submission cannot know the lengths beforehand.
+#
+# Hypothesis draws which of them each example gets, so a short run can miss one: the harness
+# asks ``shapes_not_met`` after the test and runs it again on each missed shape
+# (``meeting_only``), so that every test meets every edge of its pools.
+PoolKey = tuple[int, int, int, int]  # min_dims, max_dims, min_side, max_side
 _shape_pick_seed = 0
+_met: dict[PoolKey, set[int]] = {}
+_only: dict[PoolKey, int] = {}
 
 
 def pick_shapes_with(seed: int) -> None:
     """Seed the shapes ``arrays`` picks for the test about to run (the harness calls this)."""
     global _shape_pick_seed
     _shape_pick_seed = seed
+    _met.clear()
+    _only.clear()
+
+
+def shapes_not_met() -> list[dict[PoolKey, int]]:
+    """The runs still owed to the current test: in each, the pool shape each pool must give.
+
+    One run per shape a pool has not given yet (pools with fewer missing shapes are free in
+    the later runs); empty when the test met every shape of every pool it drew from.
+    """
+    missing = {
+        key: [index for index in range(len(shape_pool(*key, _shape_pick_seed))) if index not in met]
+        for key, met in _met.items()
+    }
+    rounds = max(map(len, missing.values()), default=0)
+    return [{key: left[turn] for key, left in missing.items() if turn < len(left)} for turn in range(rounds)]
+
+
+@contextlib.contextmanager
+def meeting_only(shapes: dict[PoolKey, int]) -> Iterator[None]:
+    """Within: each pool named gives only its shape of that index (see ``shapes_not_met``)."""
+    _only.update(shapes)
+    try:
+        yield
+    finally:
+        _only.clear()
 
 
 def _primes_in(low: int, high: int) -> list[int]:
@@ -107,8 +142,11 @@ def shape_pool(min_dims: int, max_dims: int, min_side: int, max_side: int, seed:
 
 @st.composite
 def _pooled_shapes(draw: st.DrawFn, min_dims: int, max_dims: int, min_side: int, max_side: int) -> tuple[int, ...]:
-    pool = shape_pool(min_dims, max_dims, min_side, max_side, _shape_pick_seed)
-    return pool[draw(st.integers(0, len(pool) - 1))]
+    key = (min_dims, max_dims, min_side, max_side)
+    pool = shape_pool(*key, _shape_pick_seed)
+    index = _only[key] if key in _only else draw(st.integers(0, len(pool) - 1))
+    _met.setdefault(key, set()).add(index)
+    return pool[index]
 
 
 def arrays(

@@ -12,9 +12,12 @@ import pytest
 from hypothesis import strategies as st
 
 from grader.harness import _hypothesis_home, failure_summary, grade_submission, shrinking_bounded_to
+from grader.plugin import HIDDEN_TESTS_FILE
 from grader.problem import REPO_ROOT, ReferenceSolutionError, load_problem
 from grader.report import TestResult
+from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
+from grader.strategies import shape_pool
 from grader.verdicts import Verdict
 from sandbox import GRADING_XLA_FLAGS
 from sandbox.backends import BwrapBackend
@@ -94,13 +97,31 @@ def test_the_same_submission_meets_the_same_examples(doubling):
 
 @pytest.mark.slow
 def test_failing_examples_are_shrunk(doubling):
-    report = grade(doubling, "def double(x):\n    return x * 2 + (x.size > 2)\n")
+    wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
+    report = grade(doubling, wrong)
     [failed] = [t for t in report.tests if t.name == "test_doubles"]
-    # The smallest failing input has exactly three zeros; it is told as JAX code, and the
-    # message has nothing of hypothesis's own.
-    assert failed.failing_input == "double(x)\n  x = jnp.array([0., 0., 0.], dtype=jnp.float32)"
+    # The property meets a few shapes, picked for this source (grader.strategies.shape_pool);
+    # the input told is the shortest of them that fails, all zeros, as JAX code, and the message
+    # has nothing of hypothesis's own.
+    seed = example_seed(grading_secret(), "doubling", wrong, f"{HIDDEN_TESTS_FILE}::test_doubles")
+    length = min(shape[0] for shape in shape_pool(1, 1, 1, 8, seed) if shape[0] > 2)
+    zeros = ", ".join(["0."] * length)
+    assert failed.failing_input == f"double(x)\n  x = jnp.array([{zeros}], dtype=jnp.float32)"
     assert failed.tested_property == "Doubles."
     assert "Falsifying" not in failed.message and "submission=" not in failed.message
+
+
+@pytest.mark.slow
+def test_a_property_meets_every_edge_of_its_shapes_however_few_its_examples(make_problem):
+    # One example cannot meet the five shapes of the pool; the harness runs the property again
+    # on each one it missed, so an answer wrong only on the longest shape is still caught.
+    hidden = HIDDEN.replace("max_side=8", "min_dims=0, max_dims=3, min_side=0, max_side=8")
+    make_problem("edges", hidden_tests=hidden, reference=REFERENCE, entry_points=["double"], max_examples=1)
+    wrong_only_on_long = "def double(x):\n    return x * 2 + (max(x.shape, default=0) >= 6)\n"
+    report = grade(load_problem("edges"), wrong_only_on_long)
+    [failed] = [t for t in report.tests if t.name == "test_doubles"]
+    assert failed.outcome == "failed" and report.verdict == "wrong_answer"
+    assert grade(load_problem("edges"), REFERENCE).verdict == "accepted"
 
 
 def test_visible_only_skips_hidden_tests(doubling):

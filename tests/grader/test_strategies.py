@@ -9,8 +9,10 @@ from grader.strategies import (
     FLOAT_DTYPES,
     arrays,
     jnp_programs,
+    meeting_only,
     pick_shapes_with,
     shape_pool,
+    shapes_not_met,
     shapes_other_than,
 )
 
@@ -117,3 +119,26 @@ def test_a_property_meets_only_its_pools_shapes_so_compiles_repeat():
         pick_shapes_with(0)
     pool = shape_pool(0, 3, 0, 5, 1234)
     assert set(seen) == set(pool)  # every one of them, and nothing else
+
+
+def test_the_shapes_a_short_run_missed_are_owed_and_then_met_one_by_one():
+    seen = []
+
+    @settings(max_examples=1, derandomize=True, database=None, deadline=None)
+    @given(x=arrays(min_dims=0, max_dims=3, min_side=0, max_side=5), y=arrays(max_side=3))
+    def record(x, y):
+        seen.append((x.shape, y.shape))
+
+    x_pool, y_pool = shape_pool(0, 3, 0, 5, 99), shape_pool(1, 1, 1, 3, 99)
+    pick_shapes_with(99)
+    try:
+        record()  # one example: at most one shape of each pool
+        owed = shapes_not_met()
+        assert len(owed) == max(len(x_pool), len(y_pool)) - 1
+        for shapes in owed:
+            with meeting_only(shapes):
+                record()
+        assert shapes_not_met() == []
+    finally:
+        pick_shapes_with(0)
+    assert {x for x, _ in seen} == set(x_pool) and {y for _, y in seen} == set(y_pool)
