@@ -147,6 +147,7 @@ def autograde(args: argparse.Namespace) -> int:
 def grade(args: argparse.Namespace, session: SandboxSession) -> int:
     from grader.harness import grade_submission
     from grader.problem import load_problem
+    from grader.report import TestResult
     from grader.source import read_submission
 
     problem = load_problem(args.problem)
@@ -158,7 +159,10 @@ def grade(args: argparse.Namespace, session: SandboxSession) -> int:
             get_backend(args.backend, device="gpu"), problem.sandbox_limits(), notebook=source.is_notebook
         )
 
-    report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session)
+    def show(test: TestResult) -> None:  # each test as it ends; the summary below scores them all
+        print(f"... {test.line()} {test.duration_s:.2f}s", flush=True)
+
+    report = grade_submission(problem, source, include_hidden=not args.visible_only, session=session, on_test=show)
     print(report.summary())
     if report.verdict == "syntax_error":
         print(f"error: {report.message}", file=sys.stderr)

@@ -66,13 +66,16 @@ def grade_submission(
     limits: SandboxLimits | None = None,
     session: SandboxSession | None = None,
     insight: bool = True,
+    on_test: Callable[[TestResult], None] | None = None,
 ) -> Report:
     """Grade ``source`` against the problem's visible tests and, unless told not to, hidden ones.
 
     ``session`` is a sandbox already started for this submission, from a pool say (it gets
     the problem's limits and is closed afterwards); without one, a new sandbox is started
     with ``backend`` and ``limits``. ``insight``: also say what JAX did with the code
-    (``grader.insight``; it costs one more request to the sandbox).
+    (``grader.insight``; it costs one more request to the sandbox). ``on_test`` is called with
+    each test's result as soon as it ends (visible tests first), for showing results as they
+    come: its points are the test's weight until the report scores them all.
     """
     started = time.perf_counter()
     enable_compilation_cache()
@@ -95,7 +98,7 @@ def grade_submission(
         )
         session.use_problem_limits(limits)
         with session:
-            _grade_in_session(problem, source, session, include_hidden, report, insight)
+            _grade_in_session(problem, source, session, include_hidden, report, insight, on_test)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
         report.hidden_output = session.hidden_output
         report.sandbox = {**session.info, **report.sandbox}
@@ -110,6 +113,7 @@ def _grade_in_session(
     include_hidden: bool,
     report: Report,
     insight: bool = True,
+    on_test: Callable[[TestResult], None] | None = None,
 ) -> None:
     reference = load_reference(problem)
     try:
@@ -154,6 +158,7 @@ def _grade_in_session(
         include_hidden=include_hidden,
         example_seed=lambda test: example_seed(secret, problem.slug, source.text, test),
         before_hidden=take_insight,
+        on_test=on_test,
     )
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
@@ -218,13 +223,14 @@ def run_tests(
     include_hidden: bool,
     example_seed: Callable[[str], int] | None = None,
     before_hidden: Callable[[], None] | None = None,
+    on_test: Callable[[TestResult], None] | None = None,
 ) -> GradingPlugin:
     """Run the problem's tests with pytest in this process; the plugin holds the results.
 
     ``example_seed`` gives each property test's seed by its name (derandomised without one);
-    ``before_hidden`` runs once, before the first hidden test.
+    ``before_hidden`` runs once, before the first hidden test; ``on_test`` after each test.
     """
-    plugin = GradingPlugin(proxy, reference, example_seed=example_seed, before_hidden=before_hidden)
+    plugin = GradingPlugin(proxy, reference, example_seed=example_seed, before_hidden=before_hidden, on_result=on_test)
     with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
         folder = Path(directory)
         (folder / "pytest.ini").write_text("[pytest]\n")

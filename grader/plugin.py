@@ -57,11 +57,13 @@ class GradingPlugin:
         *,
         example_seed: Callable[[str], int] | None = None,
         before_hidden: Callable[[], None] | None = None,
+        on_result: Callable[[TestResult], None] | None = None,
     ) -> None:
         self._submission = submission
         self._before_hidden = before_hidden
         self._reference = reference
         self._example_seed = example_seed
+        self._on_result = on_result
         self._hidden_started = False
         self._calls_before_test = 0
         self.results: list[TestResult] = []
@@ -154,6 +156,8 @@ class GradingPlugin:
             if called is not None and self._submission.entry_point_calls > self._calls_before_test:
                 result.failing_input = failing_input(*called, reference=self._reference)
         self.results.append(result)
+        if self._on_result is not None:
+            self._on_result(result)
 
 
 def explain_failure(

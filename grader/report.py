@@ -55,6 +55,18 @@ class TestResult:
             "failing_input": self.failing_input,
         }
 
+    def to_live_dict(self) -> dict[str, Any]:
+        """What is known of the test as soon as it ends, shown while the others run: all but its
+        points (the report scores the tests once all have ended), and the verdict it implies."""
+        live = self.to_dict()
+        del live["points"]
+        return {**live, "verdict": str(self.verdict)}
+
+    def line(self) -> str:
+        """The test in one line: ``[PASS] test_name (hidden)``."""
+        mark = "PASS" if self.outcome == "passed" else "FAIL"
+        return f"[{mark}] {self.name} ({'hidden' if self.hidden else 'visible'})"
+
 
 @dataclass
 class Report:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,10 +121,18 @@ def warm_up(device: str = "cpu") -> None:
     sandbox_pool(PoolKind(device=device)).wait_ready()
 
 
-def grade_code(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
+def grade_code(
+    slug: str,
+    code: str,
+    *,
+    include_hidden: bool,
+    notebook: str = "",
+    on_test: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """Grade ``code`` for problem ``slug`` in a warm sandbox; the report as JSON-ready data.
 
     With ``notebook`` (its JSON), the notebook is graded instead, run as Jupyter runs it.
+    ``on_test`` gets each test's outcome as soon as it ends (``TestResult.to_live_dict``).
     Every mistake of the student's (syntax, a magic, a wrong answer, a limit) comes back as a
     verdict in the report; only a fault of the platform raises.
     """
@@ -142,5 +150,11 @@ def grade_code(slug: str, code: str, *, include_hidden: bool, notebook: str = ""
         refused.message = str(exc)
         return refused.to_dict()
     with sandbox_pool(PoolKind(device=problem.sandbox_device, notebook=source.is_notebook)).sandbox() as session:
-        report = grade_submission(problem, source, include_hidden=include_hidden, session=session)
+        report = grade_submission(
+            problem,
+            source,
+            include_hidden=include_hidden,
+            session=session,
+            on_test=None if on_test is None else lambda test: on_test(test.to_live_dict()),
+        )
     return report.to_dict()

@@ -1,6 +1,7 @@
 """``python -m grader`` as CI pipelines and instructors run it: exit codes, reports, errors."""
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -34,6 +35,10 @@ def test_reference_is_accepted_with_json_junit_and_gradescope(tmp_path):
     assert suite.tag == "testsuite" and suite.get("failures") == "0"
     assert json.loads(gradescope.read_text())["score"] == report["score"]
     assert result.stderr == ""
+    # Each test was told as it ended, in the order they ran, before the scored summary.
+    live, summary = result.stdout.split("aot_compiled_sum: accepted", 1)
+    told = [line.split()[2] for line in live.splitlines() if line.startswith("... [PASS] ")]
+    assert told == [t["name"] for t in report["tests"]] and "[PASS]" in summary
 
 
 @pytest.mark.slow
@@ -153,7 +158,10 @@ def test_hostile_text_reaches_no_terminal_json_or_xml_unescaped(tmp_path):
     )  # fmt: skip
     assert result.returncode == 1, result.stdout + result.stderr
     assert "\x1b" not in result.stdout and "\r" not in result.stdout
-    assert result.stdout.startswith("aot_compiled_sum: runtime_error")
+    # The tests as they ended, in the harness's words only, then the verdict.
+    live, _ = result.stdout.split("\naot_compiled_sum: runtime_error", 1)
+    for line in live.splitlines():
+        assert re.fullmatch(r"\.\.\. \[(PASS|FAIL)\] test_\w+ \((visible|hidden)\) \d+\.\d\ds", line), line
     report = json.loads(out.read_text())
     assert report["verdict"] == "runtime_error"
     assert "\\x1b[32maccepted" in report["output"] and "\\ud800" in report["output"]

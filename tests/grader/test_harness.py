@@ -124,6 +124,15 @@ def test_a_property_meets_every_edge_of_its_shapes_however_few_its_examples(make
     assert grade(load_problem("edges"), REFERENCE).verdict == "accepted"
 
 
+@pytest.mark.slow
+def test_each_test_is_told_as_it_ends_visible_tests_first(doubling):
+    told: list[TestResult] = []
+    report = grade(doubling, "def double(x):\n    return x * 2 + (x.size > 2)\n", on_test=told.append)
+    assert [(t.name, t.outcome) for t in told] == [(t.name, t.outcome) for t in report.tests]
+    assert [t.hidden for t in told] == [False, True, True]
+    assert told[0].outcome == "passed" and "failed" in {t.outcome for t in told}
+
+
 def test_visible_only_skips_hidden_tests(doubling):
     report = grade(doubling, REFERENCE, include_hidden=False)
     assert [t.name for t in report.tests] == ["test_doubles_one"]

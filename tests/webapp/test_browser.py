@@ -275,3 +275,36 @@ def test_the_whole_journey_works_with_javascript_turned_off(browser: Browser, si
     expect_verdict(page, "Accepted (100/100)")
     expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
     context.close()
+
+
+def test_a_submit_shows_each_test_as_it_ends_then_the_verdict_once(page: Page, site: str) -> None:
+    sign_up(page, site, "watcher")
+    page.goto(f"{site}/problems/value_and_grad_of/")
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    # Record every test shown while grading, and what the verdict line said at that moment.
+    page.evaluate(
+        """() => {
+        window.shownLive = [];
+        new MutationObserver((changes) => {
+          for (const change of changes) for (const node of change.addedNodes) {
+            if (node.dataset && node.dataset.testid === "live-test") {
+              const verdict = document.querySelector('[data-testid="verdict"]');
+              const busy = document.getElementById("result").getAttribute("aria-busy");
+              window.shownLive.push({ text: node.textContent, verdict: verdict.textContent, busy });
+            }
+          }
+        }).observe(document.getElementById("result"), { childList: true, subtree: true });
+      }"""
+    )
+    write_code(page, load_problem("value_and_grad_of").reference_solution.read_text())
+    page.get_by_role("button", name="Submit").click()
+    expect_verdict(page, "Accepted (100/100)")
+
+    shown = page.evaluate("window.shownLive")
+    assert shown, "no test was shown before the verdict"
+    assert all(s["verdict"].startswith("running…") and s["busy"] == "true" for s in shown), shown
+    assert shown[0]["text"].startswith("✓") and "(visible)" in shown[0]["text"]
+    # Then the scored result replaced them, and the region is read out again.
+    expect(page.get_by_test_id("live-tests")).to_have_count(0)
+    expect(page.locator("table.tests .outcome-passed")).to_have_count(6)
+    expect(page.get_by_test_id("result")).not_to_have_attribute("aria-busy", "true")

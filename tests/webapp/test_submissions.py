@@ -300,6 +300,62 @@ def test_a_run_is_graded_on_the_visible_tests_only_and_solves_nothing(catalog, s
     assert Progress.objects.get(user=student, problem__slug=SLUG).solved_at is None
 
 
+@pytest.mark.django_db(transaction=True)
+def test_while_graded_the_status_says_which_tests_have_ended_and_only_what_changed(
+    client, catalog, student, sandboxes, monkeypatch
+):
+    # A real grading, watched as the page watches it: the status is asked for at each test's end.
+    client.force_login(student)
+    wrong = (solutions_dir() / SLUG / "wrong_value.py").read_text()
+    submission = make_submission(student, Submission.Kind.SUBMIT, code=wrong)
+    submission.enqueue()
+    url = reverse("submissions:status", args=[submission.pk])
+    polls: list[dict[str, Any]] = []
+    grade_code = grading.grade_code
+
+    def watched(*args: Any, on_test: Any, **kwargs: Any) -> dict[str, Any]:
+        def ended(test: dict[str, Any]) -> None:
+            on_test(test)
+            shown = polls[-1]["tests_ended"] if polls else 0
+            polls.append(client.get(url, {"since": shown}).json())
+
+        return grade_code(*args, on_test=ended, **kwargs)
+
+    monkeypatch.setattr(grading, "grade_code", watched)
+    Submission.grade_attempt(submission.pk, submission.attempt)
+
+    report = Submission.objects.get(pk=submission.pk).report
+    assert report is not None and len(polls) == len(report["tests"]) > 1
+    for count, poll in enumerate(polls, start=1):
+        # Each poll carries the one test that ended since the one before, never the whole result.
+        assert poll["status"] == "running" and not poll["finished"] and poll["tests_ended"] == count
+        assert set(poll) == {"id", "status", "finished", "tests_ended", "tests"} and len(poll["tests"]) == 1
+    ended = [poll["tests"][0] for poll in polls]
+    assert [(t["name"], t["outcome"], t["hidden"]) for t in ended] == [
+        (t["name"], t["outcome"], t["hidden"]) for t in report["tests"]
+    ]
+    assert [t["hidden"] for t in ended] == sorted(t["hidden"] for t in ended)  # visible tests first
+    assert all("points" not in t for t in ended)  # scored only once all have ended
+    assert any(t["outcome"] == "failed" and t["message"] for t in ended)
+    # Once finished, the status is the whole result, rendered, whatever the page had seen.
+    final = client.get(url, {"since": len(polls)}).json()
+    assert final["finished"] and final["verdict"] == "wrong_answer" and "html" in final
+
+
+def test_the_status_of_a_queued_submission_asked_for_changes_is_small(signed_in, student):
+    data = post(signed_in, "submit", SOME_CODE).json()
+    for since in ("0", "5"):
+        assert signed_in.get(data["status_url"], {"since": since}).json() == {
+            "id": data["id"],
+            "status": "queued",
+            "finished": False,
+            "tests_ended": 0,
+            "tests": [],
+        }
+    # Anything but a count of tests gets the whole state, as without it.
+    assert "html" in signed_in.get(data["status_url"], {"since": "²"}).json()
+
+
 # Attempts: only the current one may grade, and silent workers are taken over
 
 
@@ -319,7 +375,7 @@ def test_a_verdict_from_an_attempt_taken_over_during_grading_is_dropped(catalog,
     submission = make_submission(student)
     submission.enqueue()
 
-    def graded_while_taken_over(slug: str, code: str, *, include_hidden: bool, notebook: str = "") -> dict[str, Any]:
+    def graded_while_taken_over(slug: str, code: str, *, include_hidden: bool, **_: Any) -> dict[str, Any]:
         submission.enqueue()  # another worker gave the submission a new attempt meanwhile
         return {"verdict": "accepted", "score": 100.0, "max_score": 100.0, "tests": []}
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django_tasks import TaskResultStatus
@@ -73,6 +73,9 @@ class Submission(models.Model):
     score = models.FloatField(null=True, blank=True)
     max_score = models.FloatField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
+    # The tests of the current attempt that have ended, as each ends (``TestResult.to_live_dict``),
+    # so the page shows them while the others run; the report, once written, supersedes them.
+    progress = models.JSONField(default=list, blank=True)
     # Each hand-over to a worker is an attempt; only the current attempt may write a verdict,
     # so a worker that was given up for dead can never overwrite its successor's result.
     attempt = models.PositiveIntegerField(default=0)
@@ -154,6 +157,7 @@ class Submission(models.Model):
             score=None,
             max_score=None,
             report=None,
+            progress=[],
         )
         self.refresh_from_db()
         result = grade.using(queue_name=self.queue_name).enqueue(self.pk, self.attempt)
@@ -175,6 +179,15 @@ class Submission(models.Model):
             return "superseded"
         submission = cls.objects.select_related("problem").get(pk=submission_id)
         this_attempt = cls.objects.filter(pk=submission_id, attempt=attempt)
+        ended: list[dict[str, Any]] = []
+
+        def test_ended(test: dict[str, Any]) -> None:
+            ended.append(test)
+            try:
+                this_attempt.filter(status=cls.Status.RUNNING).update(progress=ended)
+            except DatabaseError:  # shown late, with the verdict, rather than never
+                logger.warning("submission %s: its progress could not be written", submission_id)
+
         with liveness.beating(lambda: this_attempt.update(heartbeat_at=timezone.now()), f"submission {submission_id}"):
             try:
                 report = grading.grade_code(
@@ -182,6 +195,7 @@ class Submission(models.Model):
                     submission.code,
                     include_hidden=submission.kind == cls.Kind.SUBMIT,
                     notebook=submission.notebook,
+                    on_test=test_ended,
                 )
             except Exception as exc:
                 logger.exception("grading submission %s failed", submission_id)
@@ -300,6 +314,18 @@ class Submission(models.Model):
     def accepted(self) -> bool:
         return self.status == self.Status.GRADED and self.verdict == Verdict.ACCEPTED
 
+    def live_progress(self, since: int = 0) -> dict[str, Any]:
+        """While it is graded, what a page that already shows ``since`` of its ended tests lacks:
+        its state and the tests that ended after those. Small, for polling; once finished,
+        ``to_json`` has the verdict and the scored tests."""
+        return {
+            "id": self.pk,
+            "status": self.status,
+            "finished": self.finished,
+            "tests_ended": len(self.progress),
+            "tests": self.progress[max(since, 0) :],
+        }
+
     def to_json(self, *, for_staff: bool = False) -> dict[str, Any]:
         """What the owner's page shows, live: the state, then every test's outcome.
 
@@ -319,6 +345,7 @@ class Submission(models.Model):
             "max_score": self.max_score,
             "message": report.get("message", ""),
             "tests": report.get("tests", []),
+            "progress": [] if self.finished else self.progress,
             "output": report.get("output", ""),
             "insight": report.get("insight", {}),
             "duration_s": report.get("duration_s"),

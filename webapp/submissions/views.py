@@ -75,7 +75,13 @@ def own_submission(request: SignedInRequest, pk: int) -> Submission:
 @login_required
 @require_GET
 def status(request: SignedInRequest, pk: int) -> JsonResponse:
-    return JsonResponse(live_state(own_submission(request, pk), for_staff=request.user.is_staff))
+    """The submission's state for the page to poll. With ``?since=N`` (the page shows N ended
+    tests) and while it is graded, only what changed; once finished, everything, rendered."""
+    submission = own_submission(request, pk)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and not submission.finished:
+        return JsonResponse(submission.live_progress(int(since)))
+    return JsonResponse(live_state(submission, for_staff=request.user.is_staff))
 
 
 def live_state(submission: Submission, *, for_staff: bool = False) -> dict[str, Any]:

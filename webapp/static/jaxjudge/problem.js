@@ -39,13 +39,41 @@
     row.append(element("td", data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`));
   }
 
-  async function poll(url) {
+  // A test that has ended, while the others run: its outcome, what it checks, why it failed.
+  function liveTest(test) {
+    const item = element("li", null, `outcome-${test.outcome}`);
+    item.dataset.testid = "live-test";
+    const mark = test.outcome === "passed" ? "✓" : "✗";
+    item.append(element("span", `${mark} ${test.property || test.name}`));
+    item.append(element("span", ` (${test.hidden ? "hidden" : "visible"})`, "test-name"));
+    if (test.outcome !== "passed") {
+      if (test.failing_input) item.append(element("pre", test.failing_input, "failing-input"));
+      if (test.message) item.append(element("pre", test.message, "message"));
+    }
+    return item;
+  }
+
+  // While grading, each poll asks only for what changed (the tests that ended since the last
+  // one); the result, rendered by the server, comes once, when the grading is finished.
+  async function poll(url, started) {
+    let shown = 0;
     for (;;) {
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      const response = await fetch(`${url}?since=${shown}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`status check failed (${response.status})`);
       const data = await response.json();
-      render(data);
-      if (data.finished) return data;
+      if (data.finished) {
+        render(data);
+        return data;
+      }
+      const list = result.querySelector(".live-tests");
+      const verdict = result.querySelector(".verdict");
+      if (list) list.append(...data.tests.map(liveTest));
+      shown = data.tests_ended;
+      if (verdict) {
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        const ended = shown === 1 ? "1 test ended" : `${shown} tests ended`;
+        verdict.textContent = `${data.status}… ${ended}, ${seconds} s`;
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -66,10 +94,13 @@
         return;
       }
       render(data);
-      addToHistory(await poll(data.status_url), data.page_url);
+      // Screen readers wait for the verdict rather than read out every test as it ends.
+      result.setAttribute("aria-busy", "true");
+      addToHistory(await poll(data.status_url, performance.now()), data.page_url);
     } catch (error) {
       result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
     } finally {
+      result.removeAttribute("aria-busy");
       busy = false;
       for (const b of form.querySelectorAll("button")) b.disabled = false;
     }
