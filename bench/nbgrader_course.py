@@ -188,10 +188,12 @@ class Course:
         folder.mkdir(parents=True)
         nbformat.write(notebook, folder / f"{ASSIGNMENT}.ipynb")
 
-    def autograde(self) -> list[tuple[str, float]]:
-        """Run nbgrader's serial autograde of every hand-in (again from scratch); each student's score."""
+    def autograde(self) -> dict[str, float]:
+        """Run nbgrader's serial autograde of every hand-in (again from scratch); each student's
+        score as a fraction of the points."""
         shutil.rmtree(self.root / "autograded", ignore_errors=True)
         self.run("autograde", ASSIGNMENT, "--force")
         self.run("export", "--to", "grades.csv")
         with (self.root / "grades.csv").open(newline="") as handle:
-            return [(row["student_id"], float(row["score"])) for row in csv.DictReader(handle)]
+            rows = list(csv.DictReader(handle))
+        return {row["student_id"]: float(row["raw_score"] or 0) / float(row["max_score"]) for row in rows}
