@@ -56,9 +56,9 @@ def compile_milliseconds() -> float:
 def floor_command(compiles: int) -> list[str]:
     """A process that imports JAX and compiles ``compiles`` programs, as the grading's sandbox does."""
     code = (
-        "import jax, jax.numpy as jnp\n"
-        f"for n in range({compiles}):\n"
-        "    jax.jit(jnp.sum).lower(jnp.zeros(n + 1)).compile()\n"
+        "import jax, jax.numpy as jnp, numpy as np\n"
+        f"for n in range({compiles}):\n"  # numpy inputs: making them compiles nothing
+        "    jax.jit(jnp.sum).lower(np.zeros(n + 1, np.float32)).compile()\n"
     )
     return [sys.executable, "-c", code]
 
