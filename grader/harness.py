@@ -75,7 +75,8 @@ def grade_submission(
     with ``backend`` and ``limits``. ``insight``: also say what JAX did with the code
     (``grader.insight``; it costs one more request to the sandbox). ``on_test`` is called with
     each test's result as soon as it ends (visible tests first), for showing results as they
-    come: its points are the test's weight until the report scores them all.
+    come: its points are the test's weight until the report scores them all; if it raises, the
+    grading goes on as if it had not been given.
     """
     started = time.perf_counter()
     enable_compilation_cache()

@@ -6,6 +6,7 @@ into a ``TestResult`` with a message for the student and the verdict its failure
 
 from __future__ import annotations
 
+import logging
 import types
 from collections.abc import Callable, Generator
 
@@ -30,6 +31,7 @@ HIDDEN_TESTS_FILE = "test_hidden.py"
 MAX_MESSAGE_CHARS = 4000
 EXAMPLES_PER_MISSED_SHAPE = 2
 RUN: pytest.StashKey[GradingPlugin] = pytest.StashKey()
+logger = logging.getLogger(__name__)
 
 
 @pytest.fixture(scope="session")
@@ -158,7 +160,10 @@ class GradingPlugin:
                 result.failing_input = failing_input(*called, reference=self._reference)
         self.results.append(result)
         if self._on_result is not None:
-            self._on_result(result)
+            try:
+                self._on_result(result)
+            except Exception:  # telling progress is best effort: it never changes a grading
+                logger.warning("test %s: its result could not be told as it ended", item.name, exc_info=True)
 
 
 def explain_failure(

@@ -133,6 +133,21 @@ def test_each_test_is_told_as_it_ends_visible_tests_first(doubling):
     assert told[0].outcome == "passed" and "failed" in {t.outcome for t in told}
 
 
+@pytest.mark.slow
+def test_a_failure_to_tell_a_result_changes_nothing_of_the_grading(doubling):
+    # The site writes each result to its database as it ends; a database restarting meanwhile
+    # must not turn a student's verdict into the platform's error.
+    def unreachable(test: TestResult) -> None:
+        raise ConnectionError("the database is restarting")
+
+    wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
+    told, untold = grade(doubling, wrong, on_test=unreachable), grade(doubling, wrong)
+    assert told.verdict == untold.verdict == "wrong_answer"
+    assert [(t.name, t.outcome, t.message) for t in told.tests] == [
+        (t.name, t.outcome, t.message) for t in untold.tests
+    ]
+
+
 def test_visible_only_skips_hidden_tests(doubling):
     report = grade(doubling, REFERENCE, include_hidden=False)
     assert [t.name for t in report.tests] == ["test_doubles_one"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, InterfaceError, connection, models, transaction
 from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 from django_tasks import TaskResultStatus
@@ -185,8 +185,9 @@ class Submission(models.Model):
             ended.append(test)
             try:
                 this_attempt.filter(status=cls.Status.RUNNING).update(progress=ended)
-            except DatabaseError:  # shown late, with the verdict, rather than never
+            except (DatabaseError, InterfaceError):  # shown late, with the verdict, rather than never
                 logger.warning("submission %s: its progress could not be written", submission_id)
+                connection.close()  # broken (a restarting database, say): the next write opens a new one
 
         with liveness.beating(lambda: this_attempt.update(heartbeat_at=timezone.now()), f"submission {submission_id}"):
             try:
