@@ -75,6 +75,12 @@ class GradingPlugin:
         config.addinivalue_line("markers", "points(weight): the test's share of the problem's points")
         config.stash[RUN] = self
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        # A failing test's message is made from its exception (``explain_failure``); pytest's
+        # own report of it, which reads the source of every frame, is never shown. Collection
+        # errors, which are the author's to read, keep theirs.
+        session.config.option.tbstyle = "no"
+
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         """Seed every property test for this submission (see ``grader.seeding``)."""
         if self._example_seed is None:
