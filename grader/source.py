@@ -10,6 +10,10 @@ from typing import Any
 # A notebook carries its outputs (images, say): it may be larger than a .py file.
 MAX_SUBMISSION_BYTES = 256 * 1024
 MAX_NOTEBOOK_BYTES = 8 * 2**20
+# The sandbox reports each code cell's outputs in one reply of at most 100,000 values
+# (``sandbox.protocol.MAX_NODES``), about ten a cell: far more cells could not be told back,
+# and no notebook a student writes comes near this many.
+MAX_NOTEBOOK_CODE_CELLS = 5_000
 
 
 class SubmissionInputError(Exception):
@@ -85,6 +89,11 @@ def notebook_source(text: str, name: str) -> SubmissionSource:
     if not isinstance(notebook.get("cells"), list):
         raise SubmissionInputError(f"{name}: not a Jupyter notebook (it has no cells)")
     notebook = rebuilt_notebook(notebook)
+    code_cells = sum(1 for cell in notebook.cells if cell.cell_type == "code")
+    if code_cells > MAX_NOTEBOOK_CODE_CELLS:
+        raise SubmissionInputError(
+            f"{name}: the notebook has {code_cells} code cells; a notebook may have at most {MAX_NOTEBOOK_CODE_CELLS}"
+        )
     code = student_code(notebook)
     if not code.strip():
         raise SubmissionInputError(f"{name}: the notebook has no code to grade")

@@ -103,7 +103,7 @@ ATTACKS = {
          "    raise ValueError(' | '.join(frames))"],
         {"runtime_error"},
     ),
-    "endless_cells": ([], {"time_limit_exceeded"}),  # 20,000 cells of `x = 1`, below
+    "endless_cells": ([], {"time_limit_exceeded"}),  # 400 cells of a 50 ms sleep, below
     "fake_problem": ([], {"invalid_submission"}),  # names a problem notebook by path, below
     "bad_tags": ([], {"accepted"}),  # "tags": 5 on a cell, below
     "saved_html": ([], {"accepted"}),  # HTML, JavaScript, trust and widgets saved in the file, below
@@ -163,7 +163,8 @@ def batch(tmp_path_factory):
         notebook.metadata["grader"]["student"] = student
         if student == "endless_cells":
             notebook.metadata["grader"]["slug"] = SHORT_SLUG
-            notebook.cells += [new_code_cell("x = 1") for _ in range(20_000)]
+            # 20 s of cells under a 10 s limit, however fast the machine runs them.
+            notebook.cells += [new_code_cell("import time\ntime.sleep(0.05)") for _ in range(400)]
         if student == "saved_html":
             notebook.metadata["trusted"] = True
             notebook.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}

@@ -2,7 +2,13 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.source import MAX_SUBMISSION_BYTES, SubmissionInputError, read_submission, source_from_text
+from grader.source import (
+    MAX_NOTEBOOK_CODE_CELLS,
+    MAX_SUBMISSION_BYTES,
+    SubmissionInputError,
+    read_submission,
+    source_from_text,
+)
 
 
 def test_reads_a_python_file(tmp_path):
@@ -83,6 +89,14 @@ def test_a_notebook_without_code_of_its_own_is_refused(tmp_path):
     path = _notebook(tmp_path, new_markdown_cell("# only notes"), tests)
     with pytest.raises(SubmissionInputError, match="the notebook has no code to grade"):
         read_submission(path)
+
+
+def test_a_notebook_of_more_code_cells_than_can_be_told_back_is_refused(tmp_path):
+    # Its cells' outputs would not fit in the sandbox's reply: say so before anything runs.
+    many = _notebook(tmp_path, *(new_code_cell("x = 1") for _ in range(MAX_NOTEBOOK_CODE_CELLS + 1)))
+    with pytest.raises(SubmissionInputError, match=f"has {MAX_NOTEBOOK_CODE_CELLS + 1} code cells; .* at most"):
+        read_submission(many)
+    assert read_submission(_notebook(tmp_path, *(new_code_cell("x = 1") for _ in range(MAX_NOTEBOOK_CODE_CELLS))))
 
 
 def test_text_submissions_are_capped():
