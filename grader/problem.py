@@ -4,6 +4,12 @@ A problem is ``problems/<slug>.ipynb`` (nbformat 4). Its metadata holds a ``grad
 its cells are told apart by tags: untagged markdown is the statement, ``hint`` markdown
 cells are hints, the ``starter`` code cell is what the student starts from, ``tests`` cells
 are the visible tests and ``hidden-tests`` cells are graded only.
+
+``example`` code cells are the worked example. What each prints is saved as its outputs (as
+Jupyter saves a run cell), shown under it on the page, and checked by ``grader validate``,
+which runs the notebook and compares: a statement cannot show output its code does not give.
+The ``## Problem`` section ends with the contract, a list of three items: ``**Input:**``,
+``**Returns:**`` and ``**Checked:**``.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 DEVICES = ("cpu", "gpu", "any")
 CELL_TAGS = frozenset({"example", "starter", "tests", "hidden-tests", "hint"})
 REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
+CONTRACT_ITEMS = ("Input", "Returns", "Checked")
 SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -43,6 +50,16 @@ def problems_dir() -> Path:
 
 def solutions_dir() -> Path:
     return Path(os.environ.get("JAXJUDGE_SOLUTIONS_DIR", REPO_ROOT / "solutions"))
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """One code cell of the worked example: the notebook's cell index, its code and what the
+    statement says it prints."""
+
+    cell: int
+    source: str
+    printed: str
 
 
 @dataclass(frozen=True)
@@ -68,6 +85,7 @@ class Problem:
     visible_tests: str
     hidden_tests: str = field(repr=False)
     notebook: Any = field(repr=False, compare=False)
+    examples: tuple[WorkedExample, ...] = ()
     solutions_root: Path = field(default_factory=solutions_dir, repr=False)
 
     @property
@@ -80,6 +98,11 @@ class Problem:
 
     def wrong_solutions(self) -> list[Path]:
         return sorted(self.solution_dir.glob("wrong_*.py"))
+
+    def right_solutions(self) -> list[Path]:
+        """Other correct solutions, which validation requires to be accepted: each proves that a
+        check does not reject a right way of solving the problem."""
+        return sorted(self.solution_dir.glob("right_*.py"))
 
     @property
     def sandbox_device(self) -> str:
@@ -95,7 +118,8 @@ class Problem:
         )
 
     def student_notebook(self) -> Any:
-        """The notebook a student may see and download: no hidden tests, no outputs."""
+        """The notebook a student may see and download: no hidden tests, and no outputs but the
+        worked example's."""
         view = nbformat.v4.new_notebook()
         view.metadata = {key: value for key, value in self.notebook.metadata.items() if key != "grader"}
         view.metadata["grader"] = self.public_metadata()
@@ -103,7 +127,7 @@ class Problem:
             if "hidden-tests" in _tags(cell):
                 continue
             public = copy.deepcopy(cell)
-            if public.cell_type == "code":
+            if public.cell_type == "code" and "example" not in _tags(cell):  # examples keep what they print
                 public.outputs = []
                 public.execution_count = None
             view.cells.append(public)
@@ -228,6 +252,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
     starters: list[str] = []
     visible: list[str] = []
     hidden: list[str] = []
+    examples: list[WorkedExample] = []
     for index, cell in enumerate(notebook.cells):
         tags = _tags(cell)
         unknown = set(tags) - CELL_TAGS
@@ -240,8 +265,12 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         if cell.cell_type != expected_type:
             raise ProblemError(f"{path}: cell {index}: a {role or 'statement'} cell must be {expected_type}")
         if role == "example":
-            # Code of the statement (the worked example): shown in place, run by validate.
-            statement.append(f"```python\n{cell.source.strip()}\n```")
+            # Code of the statement (the worked example): shown in place with what it prints.
+            example = WorkedExample(index, cell.source, _printed(path, index, cell))
+            examples.append(example)
+            statement.append(_fenced("python", example.source))
+            if example.printed:
+                statement.append("It prints:\n\n" + _fenced("text", example.printed))
             continue
         target = {None: statement, "hint": hints, "starter": starters, "tests": visible, "hidden-tests": hidden}[role]
         target.append(cell.source.strip())
@@ -254,6 +283,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
     for section in REQUIRED_SECTIONS:
         if not re.search(rf"^#+\s*{re.escape(section)}\s*$", statement_text, re.MULTILINE):
             raise ProblemError(f"{path}: statement: missing the section '## {section}'")
+    _check_contract(path, statement_text)
     return Problem(
         path=path,
         slug=slug,
@@ -275,7 +305,58 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         hidden_tests="\n\n".join(hidden),
         notebook=notebook,
         solutions_root=solutions_root,
+        examples=tuple(examples),
     )
+
+
+def _printed(path: Path, index: int, cell: Any) -> str:
+    """What a worked example's saved outputs say it prints; only printed text may be saved."""
+    for output in cell.get("outputs", []):
+        if output.get("output_type") != "stream" or output.get("name") != "stdout":
+            kind = output.get("name") or output.get("output_type")
+            raise ProblemError(
+                f"{path}: cell {index}: a worked example's saved outputs must be what it prints (stdout), "
+                f"found {kind!r}: print what the reader should see"
+            )
+    return printed_text(cell.get("outputs", []))
+
+
+# Colours a terminal or Jupyter shows (JAX colours jaxprs there): presentation, not content.
+_TERMINAL_COLOURS = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def printed_text(outputs: list[Any]) -> str:
+    """The text a code cell's outputs hold on stdout, without terminal colours."""
+    chunks = []
+    for output in outputs:
+        if output.get("output_type") == "stream" and output.get("name") == "stdout":
+            text = output.get("text", "")
+            chunks.append(text if isinstance(text, str) else "".join(text))
+    return _TERMINAL_COLOURS.sub("", "".join(chunks))
+
+
+def _fenced(language: str, text: str) -> str:
+    """``text`` as a fenced block, its fence longer than any run of backticks in it."""
+    fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`+", text))])
+    return f"{fence}{language}\n{text.strip(chr(10))}\n{fence}"
+
+
+_CONTRACT_ITEM = re.compile(r"^[-*] \*\*(\w+):\*\*", re.MULTILINE)
+
+
+def _check_contract(path: Path, statement: str) -> None:
+    """The ``## Problem`` section ends with its contract: a list whose items begin with
+    ``**Input:**``, ``**Returns:**`` and ``**Checked:**``, in that order (so that the page shows
+    three blocks, not one paragraph)."""
+    problem = re.split(r"^#+\s*Problem\s*$", statement, maxsplit=1, flags=re.MULTILINE)[-1]
+    problem = re.split(r"^#", problem, maxsplit=1, flags=re.MULTILINE)[0]
+    found = tuple(_CONTRACT_ITEM.findall(problem))
+    if found != CONTRACT_ITEMS:
+        wanted = ", ".join(f"'- **{item}:**'" for item in CONTRACT_ITEMS)
+        raise ProblemError(
+            f"{path}: statement: the Problem section's contract must be a list of three items, {wanted} "
+            f"in that order; found {', '.join(found) or 'none'}"
+        )
 
 
 class _MetadataReader:

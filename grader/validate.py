@@ -1,6 +1,7 @@
-"""Problem validation: the reference passes, the starter fails, every wrong solution fails,
-nothing of the hidden tests or the reference crosses into the sandbox, and the notebook runs
-as Jupyter runs it.
+"""Problem validation: the reference and every other right solution (``right_*.py``) pass,
+the starter fails, every wrong solution fails, nothing of the hidden tests or the reference
+crosses into the sandbox, and the notebook runs as Jupyter runs it, each worked example
+printing what its statement shows.
 
 A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT``;
 without one, any verdict but ``accepted`` will do. The notebook is executed with nbclient and
@@ -29,7 +30,7 @@ from jupyter_client.manager import KernelManager
 
 from grader.harness import grade_submission
 from grader.pools import PoolKind, default_jobs, sandbox_pool
-from grader.problem import REPO_ROOT, Problem, all_problems, load_problem
+from grader.problem import REPO_ROOT, Problem, all_problems, load_problem, printed_text
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
@@ -108,7 +109,25 @@ def _executed(problem: Problem, client: nbclient.NotebookClient, notebook: Any, 
     except (nbclient.exceptions.CellTimeoutError, nbclient.exceptions.DeadKernelError, RuntimeError) as exc:
         detail = f"{problem.path.name}: the notebook did not run under nbclient: {exc}"
         return Check(problem.slug, "notebook", Verdict.RUNTIME_ERROR, False, detail[:2000], None)
+    ran = {index: cell for index, cell in zip(indices, notebook.cells, strict=True)}
+    for example in problem.examples:
+        printed = printed_text(ran[example.cell].get("outputs", []))
+        if printed != example.printed:
+            difference = _difference(printed, example.printed)
+            detail = f"{problem.path.name}: cell {example.cell}: the worked example {difference}"
+            return Check(problem.slug, "notebook", Verdict.WRONG_ANSWER, False, detail[:2000], None)
     return Check(problem.slug, "notebook", Verdict.ACCEPTED, True, "", None)
+
+
+def _difference(printed: str, shown: str) -> str:
+    """Where what a worked example printed first differs from what its statement shows."""
+    got, wanted = printed.splitlines(), shown.splitlines()
+    for number, (line, expected) in enumerate(zip(got, wanted, strict=False), 1):
+        if line != expected:
+            return f"prints {line!r} on line {number}, but the statement shows {expected!r}"
+    if len(got) != len(wanted):
+        return f"prints {len(got)} lines, but the statement shows {len(wanted)}"
+    return f"prints {printed!r}, but the statement shows {shown!r}"
 
 
 def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
@@ -136,6 +155,9 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
+    for path in problem.right_solutions():
+        report = grade(read_submission(path))
+        checks.append(Check(problem.slug, path.name, report.verdict, report.accepted, report.message, report))
     if wrong_solutions:
         checks.append(channel_check(problem, wrong_solutions[0].read_text(), b"".join(sent)))
     return checks

@@ -31,6 +31,10 @@ None.
 ## Problem
 
 Write `answer()`.
+
+- **Input:** nothing.
+- **Returns:** what the tests ask for.
+- **Checked:** the tests below.
 """
 
 

@@ -122,3 +122,52 @@ def test_not_a_notebook(tmp_path):
     path.write_text("{not json")
     with pytest.raises(ProblemError, match="not a readable notebook"):
         load_problem(path)
+
+
+def _example(notebook):
+    return next(cell for cell in notebook.cells if "example" in cell.metadata.get("tags", []))
+
+
+def test_a_worked_example_shows_what_it_prints_under_its_code(tmp_path):
+    def printing(nb):
+        _example(nb).outputs = [nbformat.v4.new_output("stream", name="stdout", text="module @jit_total\n6.0\n")]
+
+    problem = load_problem(_broken_copy(tmp_path, printing))
+    assert "It prints:\n\n```text\nmodule @jit_total\n6.0\n```" in problem.statement
+    assert [example.printed for example in problem.examples] == ["module @jit_total\n6.0\n"]
+    # The notebook a student downloads shows it too; no other cell keeps an output.
+    assert _example(problem.student_notebook()).outputs[0]["text"] == "module @jit_total\n6.0\n"
+
+
+@pytest.mark.parametrize(
+    ("output", "kind"),
+    [
+        (nbformat.v4.new_output("execute_result", data={"text/plain": "6.0"}, execution_count=1), "execute_result"),
+        (nbformat.v4.new_output("stream", name="stderr", text="a warning\n"), "stderr"),
+    ],
+)
+def test_a_worked_example_may_keep_only_what_it_prints(tmp_path, output, kind):
+    def saving(nb):
+        _example(nb).outputs = [output]
+
+    with pytest.raises(ProblemError, match=rf"cell 2: a worked example's saved outputs must be .*found '{kind}'"):
+        load_problem(_broken_copy(tmp_path, saving))
+
+
+@pytest.mark.parametrize(
+    ("contract", "found"),
+    [
+        ("**Input:** `x`.\n**Returns:** its sum.\n**Checked:** the sum.", "found none"),
+        ("- **Input:** `x`.\n- **Returns:** its sum.", "found Input, Returns"),
+        ("- **Input:** `x`.\n- **Checked:** the sum.\n- **Returns:** its sum.", "found Input, Checked, Returns"),
+    ],
+)
+def test_the_contract_is_a_list_of_input_returns_and_checked(tmp_path, contract, found):
+    def rewrite(nb):
+        cell = next(c for c in nb.cells if c.source.startswith("## Problem"))
+        cell.source = f"## Problem\n\nWrite `aot_compiled_sum(x)`.\n\n{contract}\n"
+
+    with pytest.raises(ProblemError) as error:
+        load_problem(_broken_copy(tmp_path, rewrite))
+    assert "the Problem section's contract must be a list of three items" in str(error.value)
+    assert found in str(error.value)

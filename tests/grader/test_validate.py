@@ -78,3 +78,16 @@ def test_passes_a_line_of_the_reference(submission):
     assert checks["channel"].detail == f"sent to the sandbox: reference line {line!r}"
     # The problem as it is sends nothing of the kind.
     assert channel_check(problem, "", b"x = 1").ok
+
+
+def test_a_worked_example_that_prints_other_than_its_statement_shows_is_reported_with_its_cell():
+    problem = load_problem("compile_for")
+    example = problem.examples[0]
+    assert example.printed.splitlines()[1] == "refused int32[3,2]"
+    shown = dataclasses.replace(example, printed=example.printed.replace("refused", "rejected", 1))
+    check = notebook_check(dataclasses.replace(problem, examples=(shown,)))
+    assert not check.ok and check.label == "notebook"
+    assert (
+        "compile_for.ipynb: cell 2: the worked example prints 'refused int32[3,2]' on line 2, "
+        "but the statement shows 'rejected int32[3,2]'"
+    ) in check.detail

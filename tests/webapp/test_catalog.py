@@ -119,3 +119,16 @@ def test_broken_or_hostile_math_is_shown_as_text():
 
 def test_an_unknown_problem_is_404(client):
     assert client.get(reverse("catalog:detail", args=["nope"])).status_code == 404
+
+
+@pytest.mark.parametrize("problem", all_problems(), ids=lambda problem: problem.slug)
+def test_each_statement_shows_its_contract_as_three_blocks(problem):
+    # Separate lines of one paragraph would render as one run-on block: each part of the
+    # contract must be an item of its own, in this order.
+    html = render_markdown(problem.statement)
+    items = [
+        item
+        for item in html.split("<li>")[1:]
+        if item.startswith(("<strong>Input:</strong>", "<strong>Returns:</strong>", "<strong>Checked:</strong>"))
+    ]
+    assert [item.split("</strong>")[0] for item in items] == ["<strong>Input:", "<strong>Returns:", "<strong>Checked:"]
