@@ -1,6 +1,7 @@
-"""Writes the gradient out by hand: right for this loss, but no jax.grad is involved."""
+"""Writes the gradient of the squared error out by hand: right for that loss only, wrong for
+every other loss it is given."""
 # expect: wrong_answer
 
 
-def per_example_grads(w, xs, ys):
+def per_example_grads(loss, w, xs, ys):
     return 2 * (xs @ w - ys)[:, None] * xs
