@@ -234,7 +234,7 @@ def autograde(
     files = find_notebooks(paths)
     from grader.pools import default_jobs
 
-    jobs = max(1, min(jobs or default_jobs(len(files)), len(files)))
+    jobs = max(1, min(jobs or default_jobs(len(files), notebooks=True), len(files)))
     writer = OutputWriter(out) if out is not None else None
     graded: dict[Path, Graded] = {}
     bar = tqdm(total=len(files), unit="notebook", disable=not sys.stderr.isatty() if progress is None else not progress)
