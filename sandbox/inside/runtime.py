@@ -66,6 +66,11 @@ MAX_TRACKED_OBJECTS = 4096
 # What a jaxpr summary carries at most.
 MAX_JAXPR_EQUATIONS = 100_000
 MAX_JAXPR_TEXT = 200_000
+# The top-level flow of a jaxpr (``_flow``) describes at most this many equations, each with at
+# most this many operands, shardings and nested primitives.
+MAX_FLOW_EQUATIONS = 1_000
+MAX_FLOW_ITEMS = 64
+MAX_FLOW_INNER = 1_000
 
 
 class Runtime:
@@ -100,6 +105,8 @@ class Runtime:
         self.shape_dtype_type = jax.ShapeDtypeStruct
         self.abstract_array_type = jax.core.ShapedArray
         self.jaxpr_types = (jax.extend.core.Jaxpr, jax.extend.core.ClosedJaxpr)
+        self.named_sharding_type = jax.sharding.NamedSharding
+        self.literal_type = jax.extend.core.Literal
         # The concrete class of JAX arrays (making one here would start the backend too early).
         from jax._src.array import ArrayImpl
 
@@ -401,7 +408,64 @@ class Runtime:
             "all_primitives": every[:MAX_JAXPR_EQUATIONS],
             "equations": len(every),
             "text": str(closed)[:MAX_JAXPR_TEXT],
+            "flow": self._flow(closed.jaxpr),
         }
+
+    def _flow(self, jaxpr: Any) -> dict[str, Any]:
+        """The top level of a jaxpr as data, read from JAX's objects rather than its printout:
+        which variables (numbered) each equation takes and gives, the ``NamedSharding``s among its
+        parameters (``device_put``'s targets, ``jit``'s ``in_shardings``), and the primitives of
+        the jaxprs nested in it, at any depth. Literal operands are -1."""
+        numbers: dict[Any, int] = {}
+
+        def number(variable: Any) -> int:
+            if isinstance(variable, self.literal_type):
+                return -1
+            return numbers.setdefault(variable, len(numbers))
+
+        def numbered(variables: Any) -> list[int]:
+            return [number(variable) for variable in list(variables)[:MAX_FLOW_ITEMS]]
+
+        equations = []
+        inputs = numbered(jaxpr.invars)
+        for equation in jaxpr.eqns[:MAX_FLOW_EQUATIONS]:
+            shardings: list[dict[str, Any]] = []
+            nested: list[Any] = []
+            for value in equation.params.values():
+                for item in value if type(value) in (list, tuple) else (value,):
+                    if isinstance(item, self.named_sharding_type) and len(shardings) < MAX_FLOW_ITEMS:
+                        shardings.append(self._named_sharding(item))
+                    elif isinstance(item, self.jaxpr_types):
+                        nested.append(getattr(item, "jaxpr", item))
+            inner: list[str] = []
+            while nested and len(inner) < MAX_FLOW_INNER:
+                for inside in nested.pop(0).eqns:
+                    inner.append(str(inside.primitive.name))
+                    for value in inside.params.values():
+                        for item in value if type(value) in (list, tuple) else (value,):
+                            if isinstance(item, self.jaxpr_types):
+                                nested.append(getattr(item, "jaxpr", item))
+            equations.append(
+                {
+                    "primitive": str(equation.primitive.name),
+                    "inputs": numbered(equation.invars),
+                    "outputs": numbered(equation.outvars),
+                    "shardings": shardings,
+                    "inner": inner[:MAX_FLOW_INNER],
+                }
+            )
+        return {"inputs": inputs, "outputs": numbered(jaxpr.outvars), "equations": equations}
+
+    @staticmethod
+    def _named_sharding(sharding: Any) -> dict[str, Any]:
+        """A NamedSharding as data: its mesh's axes with their sizes, and for each dimension of the
+        array the mesh axes it is split over (``P('d')`` and ``P(('d',))`` alike give ``[["d"]]``)."""
+        mesh = [[str(name), int(size)] for name, size in list(sharding.mesh.shape.items())[:MAX_FLOW_ITEMS]]
+        spec = []
+        for entry in list(sharding.spec)[:MAX_FLOW_ITEMS]:
+            names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
+            spec.append([str(name) for name in names[:MAX_FLOW_ITEMS]])
+        return {"mesh": mesh, "spec": spec}
 
     def _handle(self, handle_id: Any) -> Any:
         if type(handle_id) is not int or handle_id not in self.handles:

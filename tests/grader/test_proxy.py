@@ -10,6 +10,8 @@ import pytest
 from grader.assertions import assert_compiled_ahead_of_time, assert_handle_kind, assert_same_array
 from grader.proxy import (
     JaxEvents,
+    JaxprSummary,
+    NamedShardingSummary,
     PortableFunction,
     RaisedBySubmission,
     RemoteHandle,
@@ -84,6 +86,11 @@ def relu(x):
 
 def cumsum(x):
     return jax.lax.scan(lambda c, v: (c + v, c + v), jnp.zeros((), x.dtype), x)[1]
+
+def placed(x):
+    mesh = jax.make_mesh((1,), ("d",))
+    y = jax.device_put(x, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(("d",))))
+    return jax.jit(jnp.sum)(y) + 1.0
 
 def output_spec(spec):
     return jax.eval_shape(lambda v: v.sum(axis=0), spec)
@@ -315,6 +322,47 @@ def test_jaxprs_are_summarised_at_every_depth(submission):
         submission.transformed("relu", "make_jaxpr", "jit")
     with pytest.raises(ValueError, match="not allowed"):
         submission.transformed("relu", ("jit", {"donate_argnums": 0}))
+
+
+def test_a_jaxprs_flow_is_read_from_jax_s_objects_not_its_printout(submission):
+    flow = submission.jaxpr("placed", jnp.ones(4)).flow
+    (given,), (result,) = flow.inputs, flow.outputs
+    put, summed, add = flow.equations
+    assert put.primitive == "device_put" and put.inputs == (given,)
+    # PartitionSpec(("d",)) and PartitionSpec("d") are one split: the same data either way.
+    assert put.shardings == (NamedShardingSummary(mesh=(("d", 1),), spec=(("d",),)),)
+    assert summed.primitive == "jit" and summed.inputs == put.outputs and "reduce_sum" in summed.inner
+    assert add.inputs == (summed.outputs[0], -1) and add.outputs == (result,)  # -1: the literal 1.0
+
+
+@pytest.mark.parametrize(
+    "flow",
+    [
+        None,
+        {"inputs": [0], "outputs": [0]},
+        {"inputs": ["0"], "outputs": [0], "equations": []},
+        {"inputs": [0], "outputs": [0], "equations": [{"primitive": "jit", "inputs": [0], "outputs": [1]}]},
+        {
+            "inputs": [0],
+            "outputs": [1],
+            "equations": [
+                {
+                    "primitive": "device_put",
+                    "inputs": [0],
+                    "outputs": [1],
+                    "shardings": [{"mesh": [["d", 4, "extra"]], "spec": [["d"]]}],
+                    "inner": [],
+                }
+            ],
+        },
+        {"inputs": [0], "outputs": [True], "equations": []},
+    ],
+)
+def test_a_malformed_flow_is_the_submission_s_error(flow):
+    raw = {"primitives": [], "all_primitives": [], "equations": 0, "text": "", "flow": flow}
+    with pytest.raises(RuntimeError, match="malformed jaxpr summary") as error:
+        JaxprSummary.from_wire(raw)
+    assert isinstance(error.value, RaisedBySubmission)
 
 
 def test_shape_dtype_structs_bytes_and_shape_keyed_dicts_cross(submission):
