@@ -27,7 +27,22 @@ from sandbox.backends import SandboxLimits
 from sandbox.protocol import MAX_CPU_DEVICES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# The rubric (README, "Writing a problem"): easy, one stage or API used as documented; medium,
+# two stages composed, or reasoning about what jit's cache is keyed on; hard, a budget to meet,
+# a design to choose, or broken code to debug.
 DIFFICULTIES = ("easy", "medium", "hard")
+# The course's sections in teaching order: a problem's category is one of them.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("tracing", "Tracing"),
+    ("jaxprs", "Jaxprs"),
+    ("caching", "Caching and recompilation"),
+    ("compiling", "Lowering and compiling"),
+    ("control-flow", "Control flow"),
+    ("transformations", "Transformations"),
+    ("export", "Export"),
+    ("parallelism", "Parallelism"),
+)
+CATEGORIES = tuple(category for category, _ in SECTIONS)
 DEVICES = ("cpu", "gpu", "any")
 CELL_TAGS = frozenset({"example", "starter", "tests", "hidden-tests", "hint"})
 REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
@@ -82,6 +97,9 @@ class Problem:
     statement: str
     hints: tuple[str, ...]
     starter: str
+    objective: str
+    prerequisites: tuple[str, ...]
+    minutes: int
     visible_tests: str
     hidden_tests: str = field(repr=False)
     notebook: Any = field(repr=False, compare=False)
@@ -151,12 +169,20 @@ class Problem:
             indices.append(index)
         return view, indices
 
+    @property
+    def section(self) -> str:
+        """The name of the course section this problem's category belongs to."""
+        return dict(SECTIONS)[self.category]
+
     def public_metadata(self) -> dict[str, Any]:
         return {
             "slug": self.slug,
             "title": self.title,
             "difficulty": self.difficulty,
             "category": self.category,
+            "objective": self.objective,
+            "prerequisites": list(self.prerequisites),
+            "minutes": self.minutes,
             "tags": list(self.tags),
             "entry_points": list(self.entry_points),
             "device": self.device,
@@ -166,9 +192,13 @@ class Problem:
         """The student view as one Markdown document (what ``grader show`` prints)."""
         parts = [
             f"# {self.title}",
-            f"**Difficulty:** {self.difficulty} · **Category:** {self.category} · **Tags:** {', '.join(self.tags)}",
-            self.statement,
+            f"**Difficulty:** {self.difficulty} · **Section:** {self.section} · **About {self.minutes} minutes** · "
+            f"**Tags:** {', '.join(self.tags)}",
+            f"**You will learn:** {self.objective}",
         ]
+        if self.prerequisites:
+            parts.append(f"**Before this one:** {', '.join(f'`{slug}`' for slug in self.prerequisites)}")
+        parts.append(self.statement)
         if self.hints:
             parts.append("## Hints\n\n" + "\n\n".join(f"{n}. {hint}" for n, hint in enumerate(self.hints, 1)))
         parts.append(f"## Starter code\n\n```python\n{self.starter}\n```")
@@ -289,7 +319,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         slug=slug,
         title=fields.text("title"),
         difficulty=fields.choice("difficulty", DIFFICULTIES),
-        category=fields.text("category"),
+        category=fields.choice("category", CATEGORIES),
         tags=tuple(fields.text_list("tags")),
         entry_points=tuple(entry_points),
         device=fields.choice("device", DEVICES, default="cpu"),
@@ -301,6 +331,9 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         statement=statement_text,
         hints=tuple(hints),
         starter=starters[0],
+        objective=fields.sentence("objective"),
+        prerequisites=tuple(fields.slugs("prerequisites", of=slug)),
+        minutes=int(fields.number("minutes", default=None, low=1, high=240)),
         visible_tests="\n\n".join(visible),
         hidden_tests="\n\n".join(hidden),
         notebook=notebook,
@@ -367,6 +400,7 @@ class _MetadataReader:
         known = {
             "slug", "title", "difficulty", "category", "tags", "entry_points", "device",
             "time_limit_s", "memory_limit_mb", "max_examples", "points", "cpu_devices",
+            "objective", "prerequisites", "minutes",
         }  # fmt: skip
         unknown = sorted(set(meta) - known)
         if unknown:
@@ -394,14 +428,30 @@ class _MetadataReader:
             self.fail(name, f"must be a non-empty list of strings (got {value!r})")
         return list(value)
 
+    def sentence(self, name: str) -> str:
+        """One sentence: what the problem teaches, shown in the catalog."""
+        value = self.text(name)
+        if len(value) > 240 or not value.endswith(".") or "\n" in value:
+            self.fail(name, f"must be one sentence of at most 240 characters, ending with a full stop (got {value!r})")
+        return value
+
+    def slugs(self, name: str, *, of: str) -> list[str]:
+        """Slugs of other problems (which exist and form no cycle: ``grader validate`` checks)."""
+        value = self.value(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and SLUG_PATTERN.match(v) for v in value):
+            self.fail(name, f"must be a list of problem slugs (got {value!r})")
+        if of in value or len(set(value)) != len(value):
+            self.fail(name, f"must name other problems, each once (got {value!r})")
+        return list(value)
+
     def choice(self, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
         value = self.value(name, default)
         if value not in choices:
             self.fail(name, f"must be one of {', '.join(choices)} (got {value!r})")
         return str(value)
 
-    def number(self, name: str, *, default: float, low: float, high: float) -> float:
-        value = self.value(name, default)
+    def number(self, name: str, *, default: float | None, low: float, high: float) -> float:
+        value = self.value(name, default)  # no default: the field is required
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             self.fail(name, f"must be a number from {low:g} to {high:g} (got {value!r})")
         return float(value)

@@ -13,6 +13,7 @@ problems it validates.
 
 from __future__ import annotations
 
+import graphlib
 import json
 import os
 import re
@@ -218,7 +219,32 @@ def validate_problems(
     problem by problem in order."""
     get_backend(backend_name)  # an unusable backend fails here, once, with a clear error
     problems = [load_problem(name) for name in names] if names else all_problems()
-    return _print_checks(validated(problems, backend_name=backend_name, jobs=jobs), out)
+    course = prerequisite_checks(problems, all_problems())
+    return _print_checks([*validated(problems, backend_name=backend_name, jobs=jobs), course], out)
+
+
+def prerequisite_checks(problems: Sequence[Problem], installed: Sequence[Problem]) -> list[Check]:
+    """Each problem's prerequisites are installed problems, and following them never leads
+    back to where it started (the course has an order)."""
+    known = {problem.slug: problem for problem in installed} | {problem.slug: problem for problem in problems}
+    graph = {slug: [p for p in problem.prerequisites if p in known] for slug, problem in known.items()}
+    cycle: list[str] = []
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        cycle = list(error.args[1])
+    checks = []
+    for problem in problems:
+        missing = [slug for slug in problem.prerequisites if slug not in known]
+        if missing:
+            detail = f"prerequisites name no installed problem: {', '.join(missing)}"
+        elif problem.slug in cycle:
+            detail = f"prerequisites form a cycle: {' -> '.join(reversed(cycle))}"
+        else:
+            detail = ""
+        verdict = Verdict.ACCEPTED if not detail else Verdict.INVALID_SUBMISSION
+        checks.append(Check(problem.slug, "prerequisites", verdict, not detail, detail, None))
+    return checks
 
 
 def _print_checks(results: Iterable[list[Check]], out: TextIO) -> bool:

@@ -41,7 +41,7 @@ def install_problem(
     installed when updating) must be accepted; the starter and every wrong solution must not.
     Nothing is copied unless all of that holds.
     """
-    from grader.validate import validate_problem  # imports JAX: only when installing
+    from grader.validate import prerequisite_checks, validate_problem  # imports JAX: only when installing
 
     try:
         candidate = load_problem(notebook)
@@ -66,7 +66,8 @@ def install_problem(
             name = path.name if path.name.startswith("wrong_") else f"wrong_{index}_{path.name}"
             shutil.copy(path, staged_solutions / name)
         staged = load_problem(staged_notebook, solutions_root=Path(staging) / "solutions")
-        checks = validate_problem(staged)
+        others = [problem for problem in all_problems() if problem.slug != candidate.slug]
+        checks = [*validate_problem(staged), *prerequisite_checks([staged], others)]
         lines = [f"{'ok  ' if c.ok else 'FAIL'} {c.label}: {c.verdict}" for c in checks]
         if not all(c.ok for c in checks):
             failed = [line for line, c in zip(lines, checks, strict=True) if not c.ok]

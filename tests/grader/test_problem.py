@@ -6,35 +6,35 @@ import pytest
 
 from grader.problem import ProblemError, all_problems, load_problem, problems_dir
 
-# The problem set of the course: slug -> (difficulty, category).
+# The problem set of the course: slug -> (difficulty, category), levelled by the rubric.
 PROBLEM_SET = {
-    "jaxpr_primitives": ("easy", "tracing"),
-    "jit_wrapped_jaxpr": ("medium", "tracing"),
     "eval_output_shape": ("easy", "tracing"),
+    "jaxpr_primitives": ("easy", "jaxprs"),
+    "jit_wrapped_jaxpr": ("medium", "jaxprs"),
     "count_traces": ("medium", "caching"),
-    "aot_compiled_sum": ("hard", "primitives"),
-    "compile_for": ("medium", "primitives"),
-    "stablehlo_text": ("easy", "primitives"),
-    "lower_abstract": ("medium", "primitives"),
-    "compiled_flops": ("medium", "performance"),
-    "shape_bound_cache": ("medium", "primitives"),
-    "compile_batched": ("medium", "primitives"),
-    "compiled_grad": ("medium", "primitives"),
-    "static_power": ("medium", "caching"),
     "jit_once": ("medium", "caching"),
-    "predict": ("easy", "compilation"),
+    "static_power": ("medium", "caching"),
+    "predict": ("easy", "caching"),
+    "aot_compiled_sum": ("easy", "compiling"),
+    "compile_for": ("easy", "compiling"),
+    "stablehlo_text": ("easy", "compiling"),
+    "lower_abstract": ("easy", "compiling"),
+    "compiled_flops": ("easy", "compiling"),
+    "shape_bound_cache": ("medium", "compiling"),
+    "compile_batched": ("medium", "compiling"),
+    "compiled_grad": ("medium", "compiling"),
     "relu_jittable": ("easy", "control-flow"),
     "positive_sum": ("easy", "control-flow"),
     "loop_sum_squares": ("medium", "control-flow"),
     "scan_cumsum": ("medium", "control-flow"),
-    "batched_dot": ("easy", "transformations"),
-    "jit_vmap_grad": ("easy", "transformations"),
     "value_and_grad_of": ("easy", "transformations"),
-    "per_example_grads": ("hard", "transformations"),
-    "stable_softplus": ("hard", "transformations"),
-    "export_poly_sum": ("hard", "export"),
-    "export_roundtrip": ("hard", "export"),
-    "sharded_sum": ("hard", "parallelism"),
+    "batched_dot": ("easy", "transformations"),
+    "jit_vmap_grad": ("medium", "transformations"),
+    "per_example_grads": ("medium", "transformations"),
+    "stable_softplus": ("medium", "transformations"),
+    "export_roundtrip": ("medium", "export"),
+    "export_poly_sum": ("medium", "export"),
+    "sharded_sum": ("medium", "parallelism"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
@@ -87,6 +87,16 @@ def _broken_copy(tmp_path: Path, change) -> Path:
     [
         (lambda nb: nb.metadata["grader"].update(difficulty="hardest"), "metadata.grader.difficulty: must be one of"),
         (lambda nb: nb.metadata["grader"].pop("title"), "metadata.grader.title: missing"),
+        (lambda nb: nb.metadata["grader"].update(category="primitives"), "grader.category: must be one of tracing"),
+        (lambda nb: nb.metadata["grader"].pop("objective"), "metadata.grader.objective: missing"),
+        (lambda nb: nb.metadata["grader"].update(objective="Two.\nLines."), "objective: must be one sentence"),
+        (lambda nb: nb.metadata["grader"].pop("minutes"), "metadata.grader.minutes: missing"),
+        (lambda nb: nb.metadata["grader"].update(minutes=0), "metadata.grader.minutes: must be a number from 1"),
+        (
+            lambda nb: nb.metadata["grader"].update(prerequisites=["aot_compiled_sum"]),
+            "metadata.grader.prerequisites: must name other problems",
+        ),
+        (lambda nb: nb.metadata["grader"].update(prerequisites="compile_for"), "prerequisites: must be a list of"),
         (lambda nb: nb.metadata["grader"].update(tags="jax"), "metadata.grader.tags: must be a non-empty list"),
         (lambda nb: nb.metadata["grader"].update(colour="red"), "metadata.grader.colour: unknown field"),
         (lambda nb: nb.metadata["grader"].update(max_examples=0), "metadata.grader.max_examples: must be a number"),
@@ -102,6 +112,13 @@ def test_bad_metadata_is_reported_with_notebook_and_field(tmp_path, change, expe
         load_problem(path)
     assert str(path) in str(error.value)
     assert expected in str(error.value)
+
+
+def test_the_student_view_says_what_a_problem_teaches_its_time_and_what_comes_first():
+    shown = load_problem("compile_for").student_markdown()
+    assert "**Section:** Lowering and compiling · **About 10 minutes**" in shown
+    assert "**You will learn:** Build an executable for one signature" in shown
+    assert "**Before this one:** `aot_compiled_sum`" in shown
 
 
 def test_hidden_tests_are_required(tmp_path):

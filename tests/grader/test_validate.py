@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from grader.problem import all_problems, load_problem, problems_dir
-from grader.validate import channel_check, notebook_check, validate_problem, validated
+from grader.validate import channel_check, notebook_check, prerequisite_checks, validate_problem, validated
 
 pytestmark = pytest.mark.slow  # every problem, graded and run
 
@@ -91,3 +91,17 @@ def test_a_worked_example_that_prints_other_than_its_statement_shows_is_reported
         "compile_for.ipynb: cell 2: the worked example prints 'refused int32[3,2]' on line 2, "
         "but the statement shows 'rejected int32[3,2]'"
     ) in check.detail
+
+
+def test_prerequisites_must_be_installed_problems_and_lead_nowhere_back():
+    installed = all_problems()
+    compile_for = load_problem("compile_for")
+    assert [check.ok for check in prerequisite_checks([compile_for], installed)] == [True]
+    unknown = dataclasses.replace(compile_for, prerequisites=("aot_compiled_summ",))
+    (check,) = prerequisite_checks([unknown], installed)
+    assert not check.ok and check.detail == "prerequisites name no installed problem: aot_compiled_summ"
+    # aot_compiled_sum before compile_for, and now compile_for before aot_compiled_sum.
+    looping = dataclasses.replace(load_problem("aot_compiled_sum"), prerequisites=("compile_for",))
+    (check,) = prerequisite_checks([looping], installed)
+    assert not check.ok and "prerequisites form a cycle" in check.detail
+    assert "aot_compiled_sum" in check.detail and "compile_for" in check.detail

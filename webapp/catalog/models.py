@@ -4,24 +4,16 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 
-from grader.problem import DEVICES, DIFFICULTIES
+from grader.problem import DEVICES, DIFFICULTIES, SECTIONS
 from webapp.catalog.markdown import render_markdown
 
 if TYPE_CHECKING:
     from grader.problem import Problem as NotebookProblem
 
 
-# The catalog as a course: sections in the order of JAX's pipeline, each gathering the
-# notebook categories it teaches. A category not named here goes to the last section.
-COURSE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Tracing", ("tracing",)),
-    ("Lowering and compiling", ("primitives", "compilation", "performance")),
-    ("Caching", ("caching",)),
-    ("Control flow", ("control-flow",)),
-    ("Transformations", ("transformations",)),
-    ("Export", ("export",)),
-    ("Parallelism", ("parallelism",)),
-)
+# The catalog as a course: the grader's sections in teaching order, each gathering the notebook
+# category it is named after. A category not among them goes to the last section.
+COURSE: tuple[tuple[str, tuple[str, ...]], ...] = tuple((name, (category,)) for category, name in SECTIONS)
 MORE = "More"
 
 
@@ -53,6 +45,9 @@ class Problem(models.Model):
     starter = models.TextField()
     visible_tests = models.TextField(blank=True)
     device = models.CharField(max_length=10, choices=[(d, d) for d in DEVICES], default="cpu")
+    objective = models.TextField(blank=True)  # what the problem teaches, one sentence
+    prerequisites = models.JSONField(default=list)  # slugs of the problems to do first
+    minutes = models.PositiveIntegerField(default=0)  # the estimated time it takes
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -60,6 +55,11 @@ class Problem(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    def prerequisite_problems(self) -> list[Problem]:
+        """The installed problems to do first, in the order the notebook names them."""
+        found = {problem.slug: problem for problem in Problem.objects.filter(slug__in=self.prerequisites)}
+        return [found[slug] for slug in self.prerequisites if slug in found]
 
     @property
     def section(self) -> str:
@@ -81,6 +81,9 @@ class Problem(models.Model):
                 "starter": source.starter,
                 "visible_tests": source.visible_tests,
                 "device": source.device,
+                "objective": source.objective,
+                "prerequisites": list(source.prerequisites),
+                "minutes": source.minutes,
             },
         )
         return problem
