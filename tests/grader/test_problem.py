@@ -12,6 +12,7 @@ PROBLEM_SET = {
     "jaxpr_primitives": ("easy", "jaxprs"),
     "jit_wrapped_jaxpr": ("medium", "jaxprs"),
     "count_traces": ("medium", "caching"),
+    "predict_retraces": ("medium", "caching"),
     "jit_once": ("medium", "caching"),
     "static_power": ("medium", "caching"),
     "predict": ("easy", "caching"),

@@ -1,0 +1,6 @@
+"""Answers that every call traces: jit's cache makes a repeated signature free."""
+# expect: wrong_answer
+
+
+def predict_retraces(calls):
+    return len(calls)
