@@ -307,6 +307,13 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
 
     if len(starters) != 1:
         raise ProblemError(f"{path}: cells: exactly one starter cell is needed, found {len(starters)}")
+    if len(hints) != 3:
+        raise ProblemError(
+            f"{path}: cells: three hint cells are needed (a nudge, the concept with a link to JAX's documentation, "
+            f"the shape of the solution in words), found {len(hints)}"
+        )
+    if "https://" not in hints[1]:
+        raise ProblemError(f"{path}: hint 2 (the concept) needs a link to the documentation it draws on")
     if not hidden:
         raise ProblemError(f"{path}: cells: no hidden-tests cell")
     statement_text = "\n\n".join(statement)

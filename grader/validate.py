@@ -156,12 +156,29 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
+    checks.append(hint_check(problem))
     for path in problem.right_solutions():
         report = grade(read_submission(path))
         checks.append(Check(problem.slug, path.name, report.verdict, report.accepted, report.message, report))
     if wrong_solutions:
         checks.append(channel_check(problem, wrong_solutions[0].read_text(), b"".join(sent)))
     return checks
+
+
+def hint_check(problem: Problem) -> Check:
+    """The last hint gives the shape of the solution in words, never one of its lines of code."""
+    hint = " ".join(problem.hints[-1].split())
+    code = set()
+    for line in problem.reference_solution.read_text().splitlines():
+        line = " ".join(line.split())
+        if line.startswith(("#", '"""', "import ", "from ", "def ")):
+            continue
+        # A line, and the expression it returns or assigns: a hint may quote just that.
+        code |= {line, line.removeprefix("return "), line.partition(" = ")[2]}
+    given = sorted(line for line in code if len(line) >= 16 and line in hint)
+    detail = f"the last hint gives the solution's line {given[0]!r}" if given else ""
+    verdict = Verdict.ACCEPTED if not given else Verdict.WRONG_ANSWER
+    return Check(problem.slug, "hints", verdict, not given, detail, None)
 
 
 HIDDEN_TEST_NAME = re.compile(r"^def (test_\w+)", re.MULTILINE)

@@ -64,8 +64,10 @@ def write_problem(
         "max_examples": 5,
         **metadata,
     }
-    cells = [new_markdown_cell(STATEMENT.strip()), new_markdown_cell("A hint.")]
-    cells[1].metadata["tags"] = ["hint"]
+    hints = ["A nudge.", "The concept: https://docs.jax.dev/en/latest/jit-compilation.html", "The shape of it."]
+    cells = [new_markdown_cell(STATEMENT.strip()), *(new_markdown_cell(hint) for hint in hints)]
+    for cell in cells[1:]:
+        cell.metadata["tags"] = ["hint"]
     for tag, source in (("starter", starter), ("tests", visible_tests), ("hidden-tests", hidden_tests)):
         if source:
             cell = new_code_cell(textwrap.dedent(source).strip())

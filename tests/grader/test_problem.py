@@ -122,6 +122,24 @@ def test_the_student_view_says_what_a_problem_teaches_its_time_and_what_comes_fi
     assert "**Before this one:** `aot_compiled_sum`" in shown
 
 
+def _hint_cells(notebook):
+    return [cell for cell in notebook.cells if "hint" in cell.metadata.get("tags", [])]
+
+
+def test_hints_are_three_steps_the_second_with_a_link(tmp_path):
+    def two_hints(nb):
+        nb.cells.remove(_hint_cells(nb)[0])
+
+    with pytest.raises(ProblemError, match=r"three hint cells are needed .* found 2"):
+        load_problem(_broken_copy(tmp_path, two_hints))
+
+    def no_link(nb):
+        _hint_cells(nb)[1].source = "Lowering gives a Lowered, compiling it a Compiled."
+
+    with pytest.raises(ProblemError, match=r"hint 2 .* needs a link"):
+        load_problem(_broken_copy(tmp_path, no_link))
+
+
 def test_hidden_tests_are_required(tmp_path):
     def drop_hidden(nb):
         nb.cells = [c for c in nb.cells if "hidden-tests" not in c.metadata.get("tags", [])]

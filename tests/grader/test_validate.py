@@ -10,7 +10,14 @@ import nbformat
 import pytest
 
 from grader.problem import all_problems, load_problem, problems_dir
-from grader.validate import channel_check, notebook_check, prerequisite_checks, validate_problem, validated
+from grader.validate import (
+    channel_check,
+    hint_check,
+    notebook_check,
+    prerequisite_checks,
+    validate_problem,
+    validated,
+)
 
 pytestmark = pytest.mark.slow  # every problem, graded and run
 
@@ -105,3 +112,12 @@ def test_prerequisites_must_be_installed_problems_and_lead_nowhere_back():
     (check,) = prerequisite_checks([looping], installed)
     assert not check.ok and "prerequisites form a cycle" in check.detail
     assert "aot_compiled_sum" in check.detail and "compile_for" in check.detail
+
+
+def test_a_last_hint_that_gives_the_solutions_line_is_caught():
+    problem = load_problem("aot_compiled_sum")
+    assert hint_check(problem).ok
+    giving = (*problem.hints[:2], "Write `compiled = jax.jit(jnp.sum).lower(x).compile()`, then call it.")
+    check = hint_check(dataclasses.replace(problem, hints=giving))
+    assert not check.ok and check.label == "hints"
+    assert check.detail == "the last hint gives the solution's line 'compiled = jax.jit(jnp.sum).lower(x).compile()'"
