@@ -653,9 +653,10 @@ class SubmissionProxy:
             return value._ref
         if isinstance(value, PortableFunction):
             return protocol.FunctionSource(value.source, value.name)
-        if isinstance(value, jax.ShapeDtypeStruct):
+        if isinstance(value, (jax.ShapeDtypeStruct, jax.core.ShapedArray)):
             dtype = np.dtype(value.dtype)
-            return protocol.ShapeDtype(tuple(value.shape), protocol.extended_dtype_name(dtype) or dtype.name)
+            name = protocol.extended_dtype_name(dtype) or dtype.name
+            return protocol.ShapeDtype(tuple(value.shape), name, abstract=isinstance(value, jax.core.ShapedArray))
         if type(value) in (list, tuple):
             return type(value)(self._to_wire(item) for item in value)
         if type(value) is dict:
@@ -678,6 +679,8 @@ class SubmissionProxy:
             if not all(type(n) is int for n in value.shape):
                 return value  # symbolic dimensions stay names
             dtype = protocol.EXTENDED_DTYPES.get(value.dtype, np.dtype(value.dtype))
+            if value.abstract:  # a ShapedArray stays one: it is not the ShapeDtypeStruct it resembles
+                return jax.core.ShapedArray(tuple(int(n) for n in value.shape), dtype)
             return jax.ShapeDtypeStruct(value.shape, dtype)
         if isinstance(value, list):
             return [self._from_wire(item) for item in value]

@@ -12,7 +12,7 @@ plain JSON or a tagged object ``{"$": tag, ...}``:
   unsigned integer type of their size, with ``dtype`` naming the type;
 - ``tuple``, ``dict`` (keys: strings, numbers, ``None`` and tuples of them), ``float``
   (for NaN and the infinities), ``bytes`` (a buffer: ``bytes`` or ``bytearray``);
-- ``shape_dtype``: a ``jax.ShapeDtypeStruct`` (or an abstract value): a shape of integers
+- ``shape_dtype``: a ``jax.ShapeDtypeStruct``, or an abstract value (``abstract``): a shape of integers
   (or names, for the symbolic dimensions of an export) and a dtype's name;
 - ``handle``: an object that stays in the sandbox, named by id, its kind (told by the
   runtime from the real JAX classes) and its type's name (for messages only);
@@ -239,13 +239,16 @@ class HandleRef:
 
 @dataclass(frozen=True)
 class ShapeDtype:
-    """The shape and dtype of an array without its values (``jax.ShapeDtypeStruct``).
+    """The shape and dtype of an array without its values: a ``jax.ShapeDtypeStruct``, or with
+    ``abstract`` a JAX abstract value (``ShapedArray``, what ``in_avals`` and ``out_avals`` hold),
+    which is another type and must not pass for one.
 
     A dimension is an integer, or a string for a symbolic dimension of an export (``"n"``).
     """
 
     shape: tuple[int | str, ...]
     dtype: str
+    abstract: bool = False
 
 
 @dataclass(frozen=True)
@@ -370,7 +373,7 @@ def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
         buffers.append(bytes(value))
         return {"$": "bytes", "buffer": len(buffers) - 1}
     if isinstance(value, ShapeDtype):
-        return {"$": "shape_dtype", "shape": list(value.shape), "dtype": value.dtype}
+        return {"$": "shape_dtype", "shape": list(value.shape), "dtype": value.dtype, "abstract": value.abstract}
     if isinstance(value, ArrayValue):
         array, extended = value.array, extended_dtype_name(value.array.dtype)
         if extended is not None:
@@ -430,14 +433,16 @@ class _Decoder:
         if tag == "bytes":
             return self._buffer(value)
         if tag == "shape_dtype":
-            shape, dtype = value.get("shape"), value.get("dtype")
+            shape, dtype, abstract = value.get("shape"), value.get("dtype"), value.get("abstract")
             if type(shape) is not list or len(shape) > MAX_DIMENSIONS or type(dtype) is not str:
                 raise ProtocolError("malformed shape_dtype")
             if not all((type(n) is int and 0 <= n < 2**62) or (type(n) is str and 0 < len(n) <= 64) for n in shape):
                 raise ProtocolError("a dimension must be a non-negative integer or a short name")
             if dtype not in EXTENDED_DTYPES and not _is_plain_dtype_name(dtype):
                 raise ProtocolError(f"unknown dtype {printable(dtype)[:40]!r}")
-            return ShapeDtype(tuple(self.text(n) if type(n) is str else n for n in shape), dtype)
+            if type(abstract) is not bool:
+                raise ProtocolError("a shape_dtype says whether it is an abstract value (true or false)")
+            return ShapeDtype(tuple(self.text(n) if type(n) is str else n for n in shape), dtype, abstract)
         if tag == "float":
             representation = value.get("repr")
             if representation not in ("nan", "inf", "-inf"):

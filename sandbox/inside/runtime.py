@@ -357,7 +357,8 @@ class Runtime:
             dtype = np.dtype(value.dtype)
             if protocol.can_cross(dtype) and len(value.shape) <= protocol.MAX_DIMENSIONS:
                 shape = tuple(int(n) if type(n) is int else str(n)[:64] for n in value.shape)
-                return protocol.ShapeDtype(shape, protocol.extended_dtype_name(dtype) or dtype.name)
+                name = protocol.extended_dtype_name(dtype) or dtype.name
+                return protocol.ShapeDtype(shape, name, abstract=kind is self.abstract_array_type)
         handle_id = len(self.handles) + 1
         self.handles[handle_id] = value
         type_name = f"{getattr(kind, '__module__', '?')}.{getattr(kind, '__qualname__', '?')}"
@@ -378,9 +379,12 @@ class Runtime:
             return self._handle(value.id)
         if isinstance(value, protocol.ShapeDtype):
             shape: Any = value.shape
+            dtype = protocol.EXTENDED_DTYPES.get(value.dtype, np.dtype(value.dtype))
             if not all(type(n) is int for n in shape):
                 shape = self.jax.export.symbolic_shape(",".join(str(n) for n in shape))
-            return self.shape_dtype_type(shape, protocol.EXTENDED_DTYPES.get(value.dtype, np.dtype(value.dtype)))
+            elif value.abstract:
+                return self.abstract_array_type(shape, dtype)
+            return self.shape_dtype_type(shape, dtype)
         if isinstance(value, protocol.FunctionSource):
             namespace: dict[str, Any] = {"jax": self.jax, "jnp": self.jnp, "np": np}
             exec(compile(value.source, f"<function {value.name}>", "exec"), namespace)

@@ -44,6 +44,7 @@ def test_bytes_shape_dtypes_and_dicts_keyed_by_shapes_roundtrip():
         "blob": b"\x00\xffjax",
         "grown": bytearray(b"xy"),
         "spec": ShapeDtype((4, "n"), "bfloat16"),
+        "aval": ShapeDtype((2, 3), "int8", abstract=True),
     }
     for sender in (protocol.SANDBOX, protocol.HARNESS):
         _, fields = roundtrip(sender, value=value)
@@ -52,17 +53,20 @@ def test_bytes_shape_dtypes_and_dicts_keyed_by_shapes_roundtrip():
         assert decoded["blob"] == b"\x00\xffjax" and type(decoded["blob"]) is bytes
         assert decoded["grown"] == b"xy"
         assert decoded["spec"] == ShapeDtype((4, "n"), "bfloat16")
+        assert decoded["aval"] == ShapeDtype((2, 3), "int8", abstract=True) != ShapeDtype((2, 3), "int8")
 
 
 @pytest.mark.parametrize(
     "value",
     [
-        {"$": "shape_dtype", "shape": [2], "dtype": "object"},
-        {"$": "shape_dtype", "shape": [2], "dtype": "<U3"},
+        {"$": "shape_dtype", "shape": [2], "dtype": "object", "abstract": False},
+        {"$": "shape_dtype", "shape": [2], "dtype": "<U3", "abstract": False},
         {"$": "shape_dtype", "shape": [-1], "dtype": "float32"},
         {"$": "shape_dtype", "shape": [1.5], "dtype": "float32"},
         {"$": "shape_dtype", "shape": [2] * 40, "dtype": "float32"},
         {"$": "shape_dtype", "shape": "22", "dtype": "float32"},
+        {"$": "shape_dtype", "shape": [2], "dtype": "float32"},
+        {"$": "shape_dtype", "shape": [2], "dtype": "float32", "abstract": 1},
         {"$": "dict", "items": [[[1, 2], "a list is not a key"]]},
         {"$": "dict", "items": [[{"$": "array", "buffer": 0, "origin": "jax"}, 1]]},
         {"$": "bytes", "buffer": 3},
