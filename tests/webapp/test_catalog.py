@@ -55,8 +55,8 @@ def test_each_section_shows_the_students_progress_and_each_problem_its_solvers(c
 
     response = client.get(reverse("catalog:list"))
     caching = next(group for group in response.context["groups"] if group["name"] == "Caching and recompilation")
-    # count_traces, jit_once, predict, predict_retraces and static_power
-    assert (caching["solved"], caching["total"]) == (1, 5)
+    # count_traces, jit_once, predict, predict_retraces, stale_global and static_power
+    assert (caching["solved"], caching["total"]) == (1, 6)
     states = {problem.slug: (state, problem.solvers) for problem, _, state in caching["rows"]}
     assert states["static_power"] == ("solved", 2)
     assert states["jit_once"] == ("attempted", 0)

@@ -1,0 +1,11 @@
+"""Calls one jitted jnp.max on x as it is: right values, but jit compiles once per exact length."""
+# expect: wrong_answer
+
+import jax
+import jax.numpy as jnp
+
+_max = jax.jit(jnp.max)
+
+
+def bucketed_max(x):
+    return _max(x)
