@@ -130,7 +130,7 @@ def test_each_statement_shows_its_contract_as_three_blocks(problem):
     html = render_markdown(problem.statement)
     items = [
         item
-        for item in html.split("<li>")[1:]
+        for item in (item.removeprefix("\n<p>") for item in html.split("<li>")[1:])  # a loose list wraps items in <p>
         if item.startswith(("<strong>Input:</strong>", "<strong>Returns:</strong>", "<strong>Checked:</strong>"))
     ]
     assert [item.split("</strong>")[0] for item in items] == ["<strong>Input:", "<strong>Returns:", "<strong>Checked:"]
