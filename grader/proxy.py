@@ -287,7 +287,7 @@ class JaxprFlow:
         """Checked field by field: it comes out of the sandbox, so it is hostile."""
         record = _flow_record(raw, ("inputs", "outputs", "equations"))
         equations = []
-        for item in _flow_items(record["equations"]):
+        for item in _flow_items(record["equations"], 1_000):
             fields = _flow_record(item, ("primitive", "inputs", "outputs", "shardings", "inner"))
             shardings = []
             for entry in _flow_items(fields["shardings"]):
@@ -303,7 +303,7 @@ class JaxprFlow:
                     tuple(_flow_number(n) for n in _flow_items(fields["inputs"])),
                     tuple(_flow_number(n) for n in _flow_items(fields["outputs"])),
                     tuple(shardings),
-                    tuple(_flow_text(name) for name in _flow_items(fields["inner"])),
+                    tuple(_flow_text(name) for name in _flow_items(fields["inner"], 1_000)),
                 )
             )
         inputs = tuple(_flow_number(n) for n in _flow_items(record["inputs"]))
@@ -320,8 +320,8 @@ def _flow_record(raw: Any, keys: tuple[str, ...]) -> dict[str, Any]:
     return raw
 
 
-def _flow_items(raw: Any) -> list[Any]:
-    if not isinstance(raw, list):
+def _flow_items(raw: Any, most: int = 64) -> list[Any]:
+    if not isinstance(raw, list) or len(raw) > most:
         raise _malformed()
     return raw
 
@@ -333,13 +333,14 @@ def _flow_pair(raw: Any) -> list[Any]:
 
 
 def _flow_text(raw: Any) -> str:
-    if not isinstance(raw, str):
+    if not isinstance(raw, str) or len(raw) > 64:
         raise _malformed()
     return raw
 
 
 def _flow_number(raw: Any) -> int:
-    if type(raw) is not int:
+    """A variable's number (-1: a literal) or a mesh axis's size."""
+    if type(raw) is not int or not -1 <= raw < 2**31:
         raise _malformed()
     return raw
 

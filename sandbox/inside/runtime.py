@@ -71,6 +71,7 @@ MAX_JAXPR_TEXT = 200_000
 MAX_FLOW_EQUATIONS = 1_000
 MAX_FLOW_ITEMS = 64
 MAX_FLOW_INNER = 1_000
+MAX_FLOW_NAME = 64  # characters of a mesh axis's name
 
 
 class Runtime:
@@ -106,6 +107,7 @@ class Runtime:
         self.abstract_array_type = jax.core.ShapedArray
         self.jaxpr_types = (jax.extend.core.Jaxpr, jax.extend.core.ClosedJaxpr)
         self.named_sharding_type = jax.sharding.NamedSharding
+        self.mesh_type = jax.sharding.Mesh
         self.literal_type = jax.extend.core.Literal
         # The concrete class of JAX arrays (making one here would start the backend too early).
         from jax._src.array import ArrayImpl
@@ -397,16 +399,7 @@ class Runtime:
 
     def summarize_jaxpr(self, closed: Any) -> dict[str, Any]:
         """A jaxpr as plain data: its top-level primitives, every primitive at any depth, its text."""
-        every: list[str] = []
-        pending = [closed.jaxpr]
-        while pending and len(every) < MAX_JAXPR_EQUATIONS:
-            jaxpr = pending.pop(0)
-            for equation in jaxpr.eqns:
-                every.append(str(equation.primitive.name))
-                for param in equation.params.values():
-                    for item in param if type(param) in (list, tuple) else (param,):
-                        if isinstance(item, self.jaxpr_types):
-                            pending.append(getattr(item, "jaxpr", item))
+        every = self._every_primitive([closed.jaxpr], MAX_JAXPR_EQUATIONS)
         return {
             "primitives": [str(equation.primitive.name) for equation in closed.jaxpr.eqns[:MAX_JAXPR_EQUATIONS]],
             "all_primitives": every[:MAX_JAXPR_EQUATIONS],
@@ -414,6 +407,27 @@ class Runtime:
             "text": str(closed)[:MAX_JAXPR_TEXT],
             "flow": self._flow(closed.jaxpr),
         }
+
+    @staticmethod
+    def _parameters(equation: Any) -> Any:
+        """Every value among an equation's parameters, a list or tuple of them opened one level."""
+        for value in equation.params.values():
+            yield from value if type(value) in (list, tuple) else (value,)
+
+    def _nested_jaxprs(self, equation: Any) -> list[Any]:
+        jaxprs = [item for item in self._parameters(equation) if isinstance(item, self.jaxpr_types)]
+        return [getattr(item, "jaxpr", item) for item in jaxprs]
+
+    def _every_primitive(self, jaxprs: list[Any], limit: int) -> list[str]:
+        """The primitives of the equations of ``jaxprs`` and of every jaxpr nested in them,
+        breadth first, until at least ``limit`` are found."""
+        names: list[str] = []
+        pending = list(jaxprs)
+        while pending and len(names) < limit:
+            for equation in pending.pop(0).eqns:
+                names.append(str(equation.primitive.name))
+                pending.extend(self._nested_jaxprs(equation))
+        return names
 
     def _flow(self, jaxpr: Any) -> dict[str, Any]:
         """The top level of a jaxpr as data, read from JAX's objects rather than its printout:
@@ -433,29 +447,19 @@ class Runtime:
         equations = []
         inputs = numbered(jaxpr.invars)
         for equation in jaxpr.eqns[:MAX_FLOW_EQUATIONS]:
-            shardings: list[dict[str, Any]] = []
-            nested: list[Any] = []
-            for value in equation.params.values():
-                for item in value if type(value) in (list, tuple) else (value,):
-                    if isinstance(item, self.named_sharding_type) and len(shardings) < MAX_FLOW_ITEMS:
-                        shardings.append(self._named_sharding(item))
-                    elif isinstance(item, self.jaxpr_types):
-                        nested.append(getattr(item, "jaxpr", item))
-            inner: list[str] = []
-            while nested and len(inner) < MAX_FLOW_INNER:
-                for inside in nested.pop(0).eqns:
-                    inner.append(str(inside.primitive.name))
-                    for value in inside.params.values():
-                        for item in value if type(value) in (list, tuple) else (value,):
-                            if isinstance(item, self.jaxpr_types):
-                                nested.append(getattr(item, "jaxpr", item))
+            # Exactly JAX's classes: a subclass made by the submission could say anything.
+            shardings = [
+                self._named_sharding(item)
+                for item in self._parameters(equation)
+                if type(item) is self.named_sharding_type and type(item.mesh) is self.mesh_type
+            ]
             equations.append(
                 {
                     "primitive": str(equation.primitive.name),
                     "inputs": numbered(equation.invars),
                     "outputs": numbered(equation.outvars),
-                    "shardings": shardings,
-                    "inner": inner[:MAX_FLOW_INNER],
+                    "shardings": shardings[:MAX_FLOW_ITEMS],
+                    "inner": self._every_primitive(self._nested_jaxprs(equation), MAX_FLOW_INNER)[:MAX_FLOW_INNER],
                 }
             )
         return {"inputs": inputs, "outputs": numbered(jaxpr.outvars), "equations": equations}
@@ -464,11 +468,12 @@ class Runtime:
     def _named_sharding(sharding: Any) -> dict[str, Any]:
         """A NamedSharding as data: its mesh's axes with their sizes, and for each dimension of the
         array the mesh axes it is split over (``P('d')`` and ``P(('d',))`` alike give ``[["d"]]``)."""
-        mesh = [[str(name), int(size)] for name, size in list(sharding.mesh.shape.items())[:MAX_FLOW_ITEMS]]
+        axes = list(sharding.mesh.shape.items())[:MAX_FLOW_ITEMS]
+        mesh = [[str(name)[:MAX_FLOW_NAME], int(size)] for name, size in axes]
         spec = []
         for entry in list(sharding.spec)[:MAX_FLOW_ITEMS]:
             names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
-            spec.append([str(name) for name in names[:MAX_FLOW_ITEMS]])
+            spec.append([str(name)[:MAX_FLOW_NAME] for name in names[:MAX_FLOW_ITEMS]])
         return {"mesh": mesh, "spec": spec}
 
     def _handle(self, handle_id: Any) -> Any:

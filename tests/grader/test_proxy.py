@@ -87,6 +87,15 @@ def relu(x):
 def cumsum(x):
     return jax.lax.scan(lambda c, v: (c + v, c + v), jnp.zeros((), x.dtype), x)[1]
 
+class ClaimsASplit(jax.sharding.NamedSharding):
+    @property
+    def spec(self):
+        return jax.sharding.PartitionSpec("d")
+
+def forged_split(x):
+    mesh = jax.make_mesh((1,), ("d",))
+    return jax.device_put(x, ClaimsASplit(mesh, jax.sharding.PartitionSpec()))
+
 def placed(x):
     mesh = jax.make_mesh((1,), ("d",))
     y = jax.device_put(x, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(("d",))))
@@ -335,6 +344,12 @@ def test_a_jaxprs_flow_is_read_from_jax_s_objects_not_its_printout(submission):
     assert add.inputs == (summed.outputs[0], -1) and add.outputs == (result,)  # -1: the literal 1.0
 
 
+def test_a_flow_reports_only_jax_s_own_sharding_class(submission):
+    # A subclass made by the submission could claim any split: it is not reported at all.
+    (put,) = submission.jaxpr("forged_split", jnp.ones(4)).flow.equations
+    assert put.primitive == "device_put" and put.shardings == ()
+
+
 @pytest.mark.parametrize(
     "flow",
     [
@@ -356,6 +371,12 @@ def test_a_jaxprs_flow_is_read_from_jax_s_objects_not_its_printout(submission):
             ],
         },
         {"inputs": [0], "outputs": [True], "equations": []},
+        {"inputs": [0], "outputs": [-2], "equations": []},
+        {
+            "inputs": [0],
+            "outputs": [0],
+            "equations": [{"primitive": "x" * 65, "inputs": [0], "outputs": [0], "shardings": [], "inner": []}],
+        },
     ],
 )
 def test_a_malformed_flow_is_the_submission_s_error(flow):
