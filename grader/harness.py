@@ -28,7 +28,14 @@ import pytest
 
 from grader.insight import INSIGHT_SCHEMA, sandbox_artifacts
 from grader.insight import collect as collect_insight
-from grader.plugin import HIDDEN_TESTS_FILE, MAX_MESSAGE_CHARS, GradingPlugin, explain_failure
+from grader.plugin import (
+    HIDDEN_TESTS_FILE,
+    MAX_MESSAGE_CHARS,
+    SHRINK_SECONDS_PER_TEST,
+    GradingPlugin,
+    explain_failure,
+    shrinking_bounded_to,
+)
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
 from grader.reference import load_reference
@@ -274,13 +281,6 @@ def _write(path: Path, text: str) -> str:
     return str(path)
 
 
-# How long hypothesis may shrink one failing test's example. Students mostly submit wrong
-# answers, and shrinking calls the submission on many new shapes, each of which compiles: left
-# alone it made a wrong answer five times slower than a right one. The best example found in
-# this time is the one reported.
-SHRINK_SECONDS_PER_TEST = 0.25
-
-
 def _hypothesis_home() -> Path:
     """One directory per user for hypothesis's cache, shared by every grading process.
 
@@ -327,26 +327,7 @@ def _hypothesis_profile(problem: Problem) -> Iterator[None]:
     previous = hypothesis.settings.get_current_profile_name()
     hypothesis.settings.load_profile("jaxjudge-grading")
     try:
-        with shrinking_bounded_to(SHRINK_SECONDS_PER_TEST):
+        with shrinking_bounded_to(SHRINK_SECONDS_PER_TEST):  # the plugin lowers it test by test
             yield
     finally:
         hypothesis.settings.load_profile(previous)
-
-
-@contextlib.contextmanager
-def shrinking_bounded_to(seconds: float) -> Iterator[None]:
-    """Stop shrinking a failing example after ``seconds``, keeping the smallest found so far.
-
-    Hypothesis has no public setting for this; its engine stops shrinking after the module
-    constant ``MAX_SHRINKING_SECONDS`` (five minutes). This is the one place that relies on it,
-    and ``tests/grader/test_harness.py`` proves the bound holds, so an upgrade that moves the
-    constant fails a test rather than silently slowing every wrong answer down.
-    """
-    from hypothesis.internal.conjecture import engine
-
-    previous = engine.MAX_SHRINKING_SECONDS
-    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        engine.MAX_SHRINKING_SECONDS = previous

@@ -6,9 +6,10 @@ into a ``TestResult`` with a message for the student and the verdict its failure
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import types
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 
 import hypothesis
 import pytest
@@ -32,6 +33,45 @@ MAX_MESSAGE_CHARS = 4000
 EXAMPLES_PER_MISSED_SHAPE = 2
 RUN: pytest.StashKey[GradingPlugin] = pytest.StashKey()
 logger = logging.getLogger(__name__)
+
+# How long hypothesis may shrink failing examples: one test at most, and a whole grading at
+# most. Students mostly submit wrong answers, and shrinking calls the submission on new shapes,
+# each of which compiles: unbounded it made a wrong answer five times slower than a right one,
+# and a bound per test alone still added it once for every failing property (three in a row
+# for a wrong dtype). The first failing property gets the most; the best example found in the
+# time is the one reported, and shapes are tried simplest first, so an unshrunk one is small.
+SHRINK_SECONDS_PER_TEST = 0.15
+SHRINK_SECONDS_PER_GRADING = 0.25
+
+
+@contextlib.contextmanager
+def shrinking_bounded_to(seconds: float) -> Iterator[None]:
+    """Stop shrinking a failing example after ``seconds``, keeping the smallest found so far.
+
+    Hypothesis has no public setting for this; its engine stops shrinking after the module
+    constant ``MAX_SHRINKING_SECONDS`` (five minutes). This and ``_allow_shrinking`` are the
+    places that rely on it, and ``tests/grader/test_plugin.py`` proves the bound holds, so an
+    upgrade that moves the constant fails a test rather than silently slowing every wrong
+    answer down.
+    """
+    previous = _shrinking_seconds()
+    _allow_shrinking(seconds)
+    try:
+        yield
+    finally:
+        _allow_shrinking(previous)
+
+
+def _shrinking_seconds() -> float:
+    from hypothesis.internal.conjecture import engine
+
+    return float(engine.MAX_SHRINKING_SECONDS)
+
+
+def _allow_shrinking(seconds: float) -> None:
+    from hypothesis.internal.conjecture import engine
+
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
 
 
 @pytest.fixture(scope="session")
@@ -68,6 +108,8 @@ class GradingPlugin:
         self._on_result = on_result
         self._hidden_started = False
         self._calls_before_test = 0
+        self._shrink_seconds_left = SHRINK_SECONDS_PER_GRADING
+        self._shrink_seconds_allowed = 0.0
         self.results: list[TestResult] = []
         self.collection_errors: list[str] = []
 
@@ -93,6 +135,8 @@ class GradingPlugin:
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self._calls_before_test = self._submission.entry_point_calls
+        self._shrink_seconds_allowed = max(0.0, min(SHRINK_SECONDS_PER_TEST, self._shrink_seconds_left))
+        _allow_shrinking(self._shrink_seconds_allowed)
         pick_shapes_with(self._example_seed(f"{item.path.name}::{item.name}") if self._example_seed else 0)
         # Before a hidden test can send the submission anything, its output stops being shown.
         if item.path.name == HIDDEN_TESTS_FILE and not self._hidden_started:
@@ -157,6 +201,9 @@ class GradingPlugin:
             result.message = "this test was skipped, so it cannot count as passed"
             result.verdict = Verdict.INTERNAL_ERROR
         elif not report.passed:
+            # What its shrinking may have cost, at most the test's whole time: without a hook into
+            # hypothesis's shrinker, the charge errs towards leaving less for later failures.
+            self._shrink_seconds_left -= min(self._shrink_seconds_allowed, report.duration)
             exc = call.excinfo.value if call.excinfo is not None else None
             result.verdict, result.message = explain_failure(
                 exc, during_setup=report.when == "setup", hidden=result.hidden

@@ -5,14 +5,12 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 
-import hypothesis
 import pytest
-from hypothesis import strategies as st
 
-from grader.harness import _hypothesis_home, failure_summary, grade_submission, shrinking_bounded_to
-from grader.plugin import HIDDEN_TESTS_FILE
+from grader import plugin
+from grader.harness import _hypothesis_home, failure_summary, grade_submission
+from grader.plugin import HIDDEN_TESTS_FILE, SHRINK_SECONDS_PER_GRADING, SHRINK_SECONDS_PER_TEST
 from grader.problem import REPO_ROOT, ReferenceSolutionError, load_problem
 from grader.report import TestResult
 from grader.seeding import example_seed, grading_secret
@@ -86,8 +84,20 @@ def test_the_summary_line_counts_visible_and_hidden_failures_without_naming_func
     assert summary == "3 of 5 tests failed (1 visible, 2 hidden)."
 
 
+@pytest.fixture
+def unhurried_shrinking(monkeypatch):
+    """Shrinking that ends when it has found the smallest example, however busy the machine.
+
+    Where it stops in its usual time depends on how fast the machine runs the calls; what these
+    tests check is which examples a grading meets and shrinks towards (the time bound has its
+    own test, ``test_a_grading_shrinks_its_failures_within_one_budget``).
+    """
+    monkeypatch.setattr(plugin, "SHRINK_SECONDS_PER_TEST", 30.0)
+    monkeypatch.setattr(plugin, "SHRINK_SECONDS_PER_GRADING", 60.0)
+
+
 @pytest.mark.slow
-def test_the_same_submission_meets_the_same_examples(doubling):
+def test_the_same_submission_meets_the_same_examples(doubling, unhurried_shrinking):
     wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
     first, second = grade(doubling, wrong), grade(doubling, wrong)
     feedback = [(t.message, t.failing_input) for t in first.tests]
@@ -96,7 +106,7 @@ def test_the_same_submission_meets_the_same_examples(doubling):
 
 
 @pytest.mark.slow
-def test_failing_examples_are_shrunk(doubling):
+def test_failing_examples_are_shrunk(doubling, unhurried_shrinking):
     wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
     report = grade(doubling, wrong)
     [failed] = [t for t in report.tests if t.name == "test_doubles"]
@@ -217,36 +227,66 @@ def test_another_deployment_secret_meets_new_examples(recording, monkeypatch):
     assert recording(REFERENCE) != first
 
 
-def property_that_always_fails(calls: list[int], seconds_per_call: float):
-    @hypothesis.settings(max_examples=5, database=None, derandomize=True, deadline=None)
-    @hypothesis.given(st.lists(st.floats(-1000, 1000), min_size=1, max_size=8), st.integers(0, 2**30))
-    def always_fails(values, n):
-        calls.append(n)
-        time.sleep(seconds_per_call)
-        raise AssertionError("wrong")
+SLOW_FAILURES = """
+from hypothesis import given
 
-    return always_fails
+from grader import arrays, assert_same_array
 
 
-def test_shrinking_stops_after_its_time_bound():
-    calls: list[int] = []
-    started = time.perf_counter()
-    with shrinking_bounded_to(0.25), pytest.raises(AssertionError):
-        property_that_always_fails(calls, 0.02)()
-    elapsed = time.perf_counter() - started
-    # A failing call, 0.25 s of shrinking at 0.02 s a call, then the failing example once more.
-    assert elapsed < 2.0 and len(calls) < 40, (elapsed, len(calls))
-    assert calls[-1] < max(calls), "the failing example was not shrunk at all"
+@given(x=arrays(dtypes=("float32",), max_side=8))
+def test_doubles(submission, reference, x):
+    assert_same_array(submission.double(x), reference.double(x))
+
+
+@given(x=arrays(dtypes=("float32",), min_dims=2, max_dims=2, max_side=8))
+def test_doubles_matrices(submission, reference, x):
+    assert_same_array(submission.double(x), reference.double(x))
+
+
+@given(x=arrays(dtypes=("float32",), min_dims=0, max_dims=0))
+def test_doubles_scalars(submission, reference, x):
+    assert_same_array(submission.double(x), reference.double(x))
+"""
+
+# Wrong only where an element exceeds 1, so shrinking has work to do (towards one such element);
+# each call prints its number of axes (one per property) and whether it was wrong.
+SLOW_AND_WRONG = """import time
+
+
+def double(x):
+    print("call", x.ndim, bool((x > 1.0).any()))
+    time.sleep(0.05)
+    return x * 2 + (x > 1.0)
+"""
+
+
+def calls_after_first_failure(output: str) -> dict[str, int]:
+    """For each property (told by its arrays' axes), the calls from its first failing one on."""
+    counts: dict[str, int] = {}
+    for line in output.splitlines():
+        _, axes, wrong = line.split()
+        if axes in counts:
+            counts[axes] += 1
+        elif wrong == "True":
+            counts[axes] = 1
+    return counts
 
 
 @pytest.mark.slow
-def test_unbounded_shrinking_calls_the_test_far_more_often():
-    # The control for the test above: without the bound, the same property is shrunk with
-    # hundreds of calls (at 0.02 s a call, seconds; at a compile a call, much longer).
-    calls: list[int] = []
-    with pytest.raises(AssertionError):
-        property_that_always_fails(calls, 0.0)()
-    assert len(calls) >= 200
+def test_a_grading_shrinks_its_failures_within_one_budget(make_problem):
+    # Three properties that all fail, at 0.05 s a call: bounded per test only, each would shrink
+    # for its own SHRINK_SECONDS_PER_TEST; within the grading's budget, the later ones get what
+    # the first left, and the last none.
+    assert SHRINK_SECONDS_PER_GRADING < 2 * SHRINK_SECONDS_PER_TEST
+    make_problem("slow_doubling", hidden_tests=SLOW_FAILURES, reference=REFERENCE, entry_points=["double"])
+    report = grade(load_problem("slow_doubling"), SLOW_AND_WRONG)
+    assert [test.outcome for test in report.tests] == ["failed"] * 3
+    after_failing = calls_after_first_failure(report.hidden_output)
+    # Each property's failing example, found and then replayed (6 calls); the calls shrinking
+    # makes, as many as the budget's sleeps, and one under way in each of the two tests that had
+    # time left when it ran out (7). Bounded per test alone, it made 15 (5 a property).
+    most = 2 * 3 + round(SHRINK_SECONDS_PER_GRADING / 0.05) + 2
+    assert sorted(after_failing) == ["0", "1", "2"] and sum(after_failing.values()) <= most, after_failing
 
 
 def test_output_printed_during_hidden_tests_is_kept_from_the_student(doubling):

@@ -1,8 +1,12 @@
 """How a failing test becomes a verdict and a message."""
 
-import pytest
+import time
 
-from grader.plugin import explain_failure
+import hypothesis
+import pytest
+from hypothesis import strategies as st
+
+from grader.plugin import explain_failure, shrinking_bounded_to
 from grader.proxy import SubmissionUnavailable, submission_exception
 from grader.verdicts import Verdict
 from sandbox.session import (
@@ -68,3 +72,35 @@ def test_a_bare_assert_shows_its_code_only_where_the_test_is_visible():
     assert explain_failure(rewritten)[1] == "this check failed: assert 3 == 4"
     hidden = explain_failure(rewritten, hidden=True)[1]
     assert "assert" not in hidden and "3" not in hidden
+
+
+def property_that_always_fails(calls: list[int], seconds_per_call: float):
+    @hypothesis.settings(max_examples=5, database=None, derandomize=True, deadline=None)
+    @hypothesis.given(st.lists(st.floats(-1000, 1000), min_size=1, max_size=8), st.integers(0, 2**30))
+    def always_fails(values, n):
+        calls.append(n)
+        time.sleep(seconds_per_call)
+        raise AssertionError("wrong")
+
+    return always_fails
+
+
+def test_shrinking_stops_after_its_time_bound():
+    calls: list[int] = []
+    started = time.perf_counter()
+    with shrinking_bounded_to(0.25), pytest.raises(AssertionError):
+        property_that_always_fails(calls, 0.02)()
+    elapsed = time.perf_counter() - started
+    # A failing call, 0.25 s of shrinking at 0.02 s a call, then the failing example once more.
+    assert elapsed < 2.0 and len(calls) < 40, (elapsed, len(calls))
+    assert calls[-1] < max(calls), "the failing example was not shrunk at all"
+
+
+@pytest.mark.slow
+def test_unbounded_shrinking_calls_the_test_far_more_often():
+    # The control for the test above: without the bound, the same property is shrunk with
+    # hundreds of calls (at 0.02 s a call, seconds; at a compile a call, much longer).
+    calls: list[int] = []
+    with pytest.raises(AssertionError):
+        property_that_always_fails(calls, 0.0)()
+    assert len(calls) >= 200
