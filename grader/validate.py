@@ -13,6 +13,7 @@ problems it validates.
 
 from __future__ import annotations
 
+import ast
 import graphlib
 import json
 import os
@@ -236,7 +237,8 @@ def validate_problems(
     problem by problem in order."""
     get_backend(backend_name)  # an unusable backend fails here, once, with a clear error
     problems = [load_problem(name) for name in names] if names else all_problems()
-    course = prerequisite_checks(problems, all_problems())
+    installed = all_problems()
+    course = [*prerequisite_checks(problems, installed), *graded_core_checks(problems, installed)]
     return _print_checks([*validated(problems, backend_name=backend_name, jobs=jobs), course], out)
 
 
@@ -261,6 +263,96 @@ def prerequisite_checks(problems: Sequence[Problem], installed: Sequence[Problem
             detail = ""
         verdict = Verdict.ACCEPTED if not detail else Verdict.INVALID_SUBMISSION
         checks.append(Check(problem.slug, "prerequisites", verdict, not detail, detail, None))
+    return checks
+
+
+# Calls that turn a function into another: which one a reference applies does not make its
+# graded core another (jax.jit(jax.vmap(f)) and jax.jit(jax.grad(f)) compile the same way).
+TRANSFORMATIONS = frozenset({"vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "checkpoint", "remat"})
+ARRAY_MODULES = frozenset({"jnp", "np", "numpy"})
+
+
+class _CoreSkeleton(ast.NodeTransformer):
+    """A reference's code with what does not change its graded core taken out: names (module
+    level ones by their order, a function's own by their first appearance in it), constants,
+    docstrings, which array function of ``jnp`` or NumPy is called, and which transformation
+    is applied."""
+
+    def __init__(self, imported: set[str], module_names: list[str]) -> None:
+        self.imported = imported
+        self.module_names = {name: f"g{number}" for number, name in enumerate(module_names)}
+        self.local_names: dict[str, str] = {}
+
+    def _name(self, name: str) -> str:
+        if name in self.imported:
+            return name
+        if name in self.module_names:
+            return self.module_names[name]
+        return self.local_names.setdefault(name, f"v{len(self.local_names)}")
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(id=self._name(node.id), ctx=node.ctx)
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        return ast.arg(arg=self._name(node.arg))
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.name = self._name(node.name)
+        node.returns = None
+        if node.body and _is_docstring(node.body[0]):
+            node.body = node.body[1:] or [ast.Pass()]
+        outer, self.local_names = self.local_names, {}
+        self.generic_visit(node)
+        self.local_names = outer
+        return node
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.Constant(value="CONSTANT")
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id in ARRAY_MODULES:
+            return ast.Name(id="ARRAY_FUNCTION", ctx=node.ctx)
+        if node.attr in TRANSFORMATIONS:
+            return ast.Name(id="TRANSFORMATION", ctx=node.ctx)
+        self.generic_visit(node)
+        return node
+
+
+def graded_core(problem: Problem) -> str:
+    """The skeleton of the reference solution's code (see ``_CoreSkeleton``), imports and
+    docstring aside: two problems with the same one grade the same code, whatever they call it."""
+    tree = ast.parse(problem.reference_solution.read_text())
+    imports = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
+    imported = {(alias.asname or alias.name).split(".")[0] for node in imports for alias in node.names}
+    code = [node for node in tree.body if node not in imports and not _is_docstring(node)]
+    defined = [node.name for node in code if isinstance(node, ast.FunctionDef | ast.ClassDef)]
+    assigned = [
+        target.id
+        for node in code
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    ]
+    skeleton = _CoreSkeleton(imported, [*defined, *assigned])
+    return "\n".join(ast.dump(skeleton.visit(node)) for node in code)
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def graded_core_checks(problems: Sequence[Problem], installed: Sequence[Problem]) -> list[Check]:
+    """No two problems grade the same code: a problem whose reference is another's with other
+    names, constants, array functions or transformations teaches nothing new (merge the two)."""
+    cores: dict[str, list[str]] = {}
+    for problem in {p.slug: p for p in [*installed, *problems]}.values():
+        cores.setdefault(graded_core(problem), []).append(problem.slug)
+    checks = []
+    for problem in problems:
+        same = [slug for slug in cores[graded_core(problem)] if slug != problem.slug]
+        detail = f"its reference grades the same code as {', '.join(sorted(same))}'s: merge them" if same else ""
+        verdict = Verdict.ACCEPTED if not same else Verdict.INVALID_SUBMISSION
+        checks.append(Check(problem.slug, "graded core", verdict, not same, detail, None))
     return checks
 
 

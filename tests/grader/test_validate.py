@@ -12,6 +12,8 @@ import pytest
 from grader.problem import all_problems, load_problem, problems_dir
 from grader.validate import (
     channel_check,
+    graded_core,
+    graded_core_checks,
     hint_check,
     notebook_check,
     prerequisite_checks,
@@ -112,6 +114,49 @@ def test_prerequisites_must_be_installed_problems_and_lead_nowhere_back():
     (check,) = prerequisite_checks([looping], installed)
     assert not check.ok and "prerequisites form a cycle" in check.detail
     assert "aot_compiled_sum" in check.detail and "compile_for" in check.detail
+
+
+def test_no_two_installed_problems_grade_the_same_code():
+    installed = all_problems()
+    assert [check.detail for check in graded_core_checks(installed, installed) if not check.ok] == []
+
+
+def with_reference(tmp_path, problem, code):
+    """The problem, with ``code`` as its reference solution."""
+    (tmp_path / problem.slug).mkdir(parents=True, exist_ok=True)
+    (tmp_path / problem.slug / "reference.py").write_text(code)
+    return dataclasses.replace(problem, solutions_root=tmp_path)
+
+
+def test_a_reference_that_is_another_s_renamed_grades_the_same_code(tmp_path):
+    installed = all_problems()
+    compiled_grad = load_problem("compiled_grad")
+    # Another name, another transformation, another docstring and argument names; and a helper
+    # that does the work under another name, as the jit-once-at-module-level problems do.
+    copied = with_reference(
+        tmp_path,
+        load_problem("aot_compiled_sum"),
+        '"""Another docstring."""\n\nimport jax\n\n\n'
+        "def _build(fun, example):\n    return jax.jit(jax.jacrev(fun)).lower(example).compile()\n\n\n"
+        "def aot_compiled_sum(g, sample):\n    return _build(g, sample)\n",
+    )
+    original = with_reference(
+        tmp_path / "original",
+        compiled_grad,
+        "import jax\n\n\ndef _build(f, x):\n    return jax.jit(jax.grad(f)).lower(x).compile()\n\n\n"
+        "def compiled_grad(f, x):\n    return _build(f, x)\n",
+    )
+    assert graded_core(copied) == graded_core(original)
+    (check,) = graded_core_checks([copied], [original])
+    assert not check.ok and check.detail == "its reference grades the same code as compiled_grad's: merge them"
+    # What the code does, not only its names: returning the value instead of the executable.
+    calling = with_reference(
+        tmp_path / "calling",
+        compiled_grad,
+        "import jax\n\n\ndef compiled_grad(f, x):\n    return jax.jit(jax.grad(f)).lower(x).compile()(x)\n",
+    )
+    assert graded_core(calling) != graded_core(original)
+    assert [check.ok for check in graded_core_checks([calling], installed)] == [True]
 
 
 def test_a_last_hint_that_gives_the_solutions_line_is_caught():
