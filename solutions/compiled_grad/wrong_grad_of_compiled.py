@@ -1,8 +1,10 @@
-"""Compiles f first and differentiates the executable: a compiled function cannot be transformed."""
-# expect: wrong_answer
+"""Compiles f for one row first, then differentiates and batches the executable: a Compiled cannot be
+transformed, so lowering raises TypeError (and an empty batch has no first row to compile for)."""
+# expect: runtime_error
 
 import jax
 
 
-def compiled_grad(f, x):
-    return jax.grad(jax.jit(f).lower(x).compile())
+def compiled_grad(f, example_batch):
+    row_executable = jax.jit(f).lower(example_batch[0]).compile()
+    return jax.jit(jax.vmap(jax.grad(row_executable))).lower(example_batch).compile()

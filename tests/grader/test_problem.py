@@ -31,7 +31,6 @@ PROBLEM_SET = {
     "lower_abstract": ("easy", "compiling"),
     "compiled_flops": ("easy", "compiling"),
     "shape_bound_cache": ("medium", "compiling"),
-    "compile_batched": ("medium", "compiling"),
     "compiled_grad": ("medium", "compiling"),
     "relu_jittable": ("easy", "control-flow"),
     "positive_sum": ("easy", "control-flow"),
