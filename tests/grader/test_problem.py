@@ -44,6 +44,8 @@ PROBLEM_SET = {
     "export_roundtrip": ("medium", "export"),
     "export_poly_sum": ("medium", "export"),
     "sharded_sum": ("medium", "parallelism"),
+    "host_callback": ("medium", "tracing"),
+    "leaked_tracer": ("hard", "tracing"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
