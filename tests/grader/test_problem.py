@@ -46,6 +46,8 @@ PROBLEM_SET = {
     "sharded_sum": ("medium", "parallelism"),
     "host_callback": ("medium", "tracing"),
     "leaked_tracer": ("hard", "tracing"),
+    "export_constrained": ("medium", "export"),
+    "jaxpr_flops": ("hard", "jaxprs"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
