@@ -48,6 +48,8 @@ PROBLEM_SET = {
     "leaked_tracer": ("hard", "tracing"),
     "export_constrained": ("medium", "export"),
     "jaxpr_flops": ("hard", "jaxprs"),
+    "explain_cache_miss": ("medium", "caching"),
+    "compile_time_constant": ("medium", "tracing"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
