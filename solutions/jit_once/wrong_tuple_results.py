@@ -4,6 +4,6 @@
 import jax
 
 
-def jit_once(f, xs):
-    jitted = jax.jit(f)
-    return tuple(jitted(x) for x in xs)
+def jit_once(f, calls):
+    batched = jax.jit(jax.vmap(f, in_axes=(None, 0)))
+    return tuple(batched(params, xs) for params, xs in calls)
