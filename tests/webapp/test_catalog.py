@@ -55,7 +55,7 @@ def test_each_section_shows_the_students_progress_and_each_problem_its_solvers(c
 
     response = client.get(reverse("catalog:list"))
     caching = next(group for group in response.context["groups"] if group["name"] == "Caching and recompilation")
-    # count_traces, jit_once, predict, predict_retraces, stale_global and static_power
+    # count_traces, explain_cache_miss, jit_once, predict_retraces, stale_global and static_power
     assert (caching["solved"], caching["total"]) == (1, 6)
     states = {problem.slug: (state, problem.solvers) for problem, _, state in caching["rows"]}
     assert states["static_power"] == ("solved", 2)
@@ -68,7 +68,7 @@ def test_each_section_shows_the_students_progress_and_each_problem_its_solvers(c
 
     assert slugs(status="solved") == {"static_power"}
     assert slugs(status="attempted") == {"jit_once"}
-    assert slugs(section="Export") == {"export_poly_sum", "export_roundtrip"}
+    assert slugs(section="Export") == {"export_constrained", "export_poly_sum", "export_roundtrip"}
 
 
 def test_the_list_filters_by_search_difficulty_and_tag(client, catalog):
