@@ -48,7 +48,6 @@ PROBLEM_SET = {
     "jaxpr_flops": ("hard", "jaxprs"),
     "explain_cache_miss": ("medium", "caching"),
     "compile_time_constant": ("medium", "tracing"),
-    "branch_not_where": ("hard", "control-flow"),
     "checkpoint_budget": ("hard", "transformations"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
