@@ -344,12 +344,13 @@ def _is_docstring(node: ast.stmt) -> bool:
 def graded_core_checks(problems: Sequence[Problem], installed: Sequence[Problem]) -> list[Check]:
     """No two problems grade the same code: a problem whose reference is another's with other
     names, constants, array functions or transformations teaches nothing new (merge the two)."""
-    cores: dict[str, list[str]] = {}
-    for problem in {p.slug: p for p in [*installed, *problems]}.values():
-        cores.setdefault(graded_core(problem), []).append(problem.slug)
+    core_of = {p.slug: graded_core(p) for p in [*installed, *problems]}  # each reference parsed once
+    slugs_of: dict[str, list[str]] = {}
+    for slug, core in core_of.items():
+        slugs_of.setdefault(core, []).append(slug)
     checks = []
     for problem in problems:
-        same = [slug for slug in cores[graded_core(problem)] if slug != problem.slug]
+        same = [slug for slug in slugs_of[core_of[problem.slug]] if slug != problem.slug]
         detail = f"its reference grades the same code as {', '.join(sorted(same))}'s: merge them" if same else ""
         verdict = Verdict.ACCEPTED if not same else Verdict.INVALID_SUBMISSION
         checks.append(Check(problem.slug, "graded core", verdict, not same, detail, None))
