@@ -23,9 +23,10 @@ from sandbox import GRADING_XLA_FLAGS
 
 CANDIDATES = {
     "grading today": (),
-    "LLVM -O0": ("--xla_backend_optimization_level=0",),
+    "codegen in one piece": ("--xla_cpu_parallel_codegen_split_count=1",),
+    "no XNNPACK": ("--xla_cpu_use_xnnpack=false",),
+    "no thunk runtime": ("--xla_cpu_use_thunk_runtime=false",),
     "no expensive LLVM passes": ("--xla_llvm_disable_expensive_passes=true",),
-    "both": ("--xla_backend_optimization_level=0", "--xla_llvm_disable_expensive_passes=true"),
 }
 
 PROGRAM = r"""

@@ -26,9 +26,10 @@ from sandbox.cgroups import SandboxCgroup
 from sandbox.forkserver import ForkedProcess, ForkServer, ForkServerError
 
 # The kernel counts CPU time in ticks and, on a busy host, sends SIGXCPU when the CPU time
-# measured afterwards is a few percent under the limit (1.91 s for a 2 s limit, seen here): a
-# breach is told within this fraction. A submission that sends itself SIGXCPU early is not.
-CPU_LIMIT_TOLERANCE = 0.05
+# measured afterwards is under the limit: a few percent (1.91 s for a 2 s limit, seen here),
+# more than 5 % with four processes to a core. A breach is told within this fraction; a
+# submission that sends itself SIGXCPU well before its limit is not.
+CPU_LIMIT_TOLERANCE = 0.15
 # How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
 STARTUP_SECONDS = 120.0
 
