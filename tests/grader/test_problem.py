@@ -47,6 +47,8 @@ PROBLEM_SET = {
     "explain_cache_miss": ("medium", "caching"),
     "compile_time_constant": ("medium", "tracing"),
     "checkpoint_budget": ("hard", "transformations"),
+    "donated_params": ("hard", "compiling"),
+    "jacobian_budget": ("hard", "transformations"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
