@@ -49,6 +49,7 @@ PROBLEM_SET = {
     "checkpoint_budget": ("hard", "transformations"),
     "donated_params": ("hard", "compiling"),
     "jacobian_budget": ("hard", "transformations"),
+    "branch_not_where": ("hard", "control-flow"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 
