@@ -389,6 +389,7 @@ class Progress(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_progress_per_problem"),)
+        verbose_name_plural = "progress"  # a mass noun: Django would say "Progresss"
 
     @classmethod
     def refresh(cls, user_id: int, problem_id: int) -> None:
