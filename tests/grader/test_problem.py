@@ -50,6 +50,7 @@ PROBLEM_SET = {
     "donated_params": ("hard", "compiling"),
     "jacobian_budget": ("hard", "transformations"),
     "branch_not_where": ("hard", "control-flow"),
+    "persistent_cache": ("medium", "caching"),
 }
 BUNDLED = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
 

@@ -55,8 +55,9 @@ def test_each_section_shows_the_students_progress_and_each_problem_its_solvers(c
 
     response = client.get(reverse("catalog:list"))
     caching = next(group for group in response.context["groups"] if group["name"] == "Caching and recompilation")
-    # count_traces, explain_cache_miss, jit_once, predict_retraces, stale_global and static_power
-    assert (caching["solved"], caching["total"]) == (1, 6)
+    # count_traces, explain_cache_miss, jit_once, persistent_cache, predict_retraces, stale_global
+    # and static_power
+    assert (caching["solved"], caching["total"]) == (1, 7)
     states = {problem.slug: (state, problem.solvers) for problem, _, state in caching["rows"]}
     assert states["static_power"] == ("solved", 2)
     assert states["jit_once"] == ("attempted", 0)
