@@ -4,7 +4,6 @@ import io
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -100,11 +99,7 @@ class SubmissionAdmin(admin.ModelAdmin[Submission]):
     @admin.action(description="Grade the selected submissions again", permissions=["change"])
     def regrade(self, request: HttpRequest, queryset: QuerySet[Submission]) -> HttpResponse:
         """Queue each selected submission for a new grading, then show them with their status."""
-        ids = []
-        for submission in queryset.select_related("problem").order_by("created_at"):
-            with transaction.atomic():
-                submission.enqueue()
-            ids.append(submission.pk)
+        ids = Submission.regrade(queryset)
         self.message_user(
             request,
             f"Queued {len(ids)} submission(s) to be graded again. Their status below goes from "

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
-from django.db.models import F, Max, Min, Q
+from django.db.models import F, Max, Min, Q, QuerySet
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -163,6 +163,18 @@ class Submission(models.Model):
         result = grade.using(queue_name=self.queue_name).enqueue(self.pk, self.attempt)
         self.task_id = str(result.id)
         type(self).objects.filter(pk=self.pk).update(task_id=self.task_id)
+
+    @classmethod
+    def regrade(cls, submissions: QuerySet[Submission]) -> list[int]:
+        """Queue each of ``submissions`` for a new grading, oldest first; returns their ids.
+
+        One transaction each, so that a failure midway leaves the ones before it queued."""
+        ids = []
+        for submission in submissions.select_related("problem").order_by("created_at"):
+            with transaction.atomic():
+                submission.enqueue()
+            ids.append(submission.pk)
+        return ids
 
     @classmethod
     def grade_attempt(cls, submission_id: int, attempt: int) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Submission
@@ -26,9 +25,5 @@ class Command(BaseCommand):
         submissions = Submission.objects.filter(problem=problem)
         if submits_only:
             submissions = submissions.filter(kind=Submission.Kind.SUBMIT)
-        count = 0
-        for submission in submissions.order_by("created_at"):
-            with transaction.atomic():
-                submission.enqueue()
-            count += 1
+        count = len(Submission.regrade(submissions))
         self.stdout.write(f"queued {count} submission(s) of {slug} for grading again")
