@@ -41,7 +41,7 @@ if TYPE_CHECKING:
         SubmissionProxy,
         TamperingDetected,
     )
-    from grader.reference import load_reference
+    from grader.reference import load_reference, remembered
     from grader.report import Report, TestResult
     from grader.source import SubmissionInputError, SubmissionSource, read_submission, source_from_text
     from grader.strategies import (
@@ -66,7 +66,7 @@ _LOCATIONS = {
         "describe",
     ),
     "grader.harness": ("grade_submission",),
-    "grader.reference": ("load_reference",),
+    "grader.reference": ("load_reference", "remembered"),
     "grader.problem": ("Problem", "ProblemError", "all_problems", "load_problem"),
     "grader.proxy": (
         "CallRecord",
@@ -138,6 +138,7 @@ __all__ = [
     "load_problem",
     "load_reference",
     "read_submission",
+    "remembered",
     "shapes_other_than",
     "source_from_text",
 ]

@@ -9,11 +9,13 @@ sees it. Inputs it cannot key exactly (handles of sandboxed objects, say) are ne
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
 import importlib.util
 import os
 import types
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 import jax
 import numpy as np
@@ -24,6 +26,9 @@ from sandbox import protocol
 
 MAX_CACHED_RESULTS = 20_000
 _expected: dict[Hashable, Any] = {}
+MAX_TRANSFORMED = 256
+_transformed: dict[Hashable, Callable[..., Any]] = {}
+Helper = TypeVar("Helper", bound=Callable[..., Any])
 
 
 def load_reference(problem: Problem) -> types.ModuleType:
@@ -52,33 +57,90 @@ class ReferenceSolution:
             return value
         return lambda *args, **kwargs: self._call(name, value, args, kwargs)
 
+    def transformed(self, name: str, *transforms: str | tuple[str, dict[str, Any]]) -> Callable[..., Any]:
+        """The reference's function ``name`` under JAX transformations, innermost first, named
+        as ``submission.transformed`` names them: ``reference.transformed("f", "grad", "vmap",
+        "jit")(x)`` is ``jax.jit(jax.vmap(jax.grad(f)))(x)``. Its answers are remembered like
+        the plain functions' (a ``jax.jit`` of ``reference.f`` written in a test would trace,
+        lower and compile again at every grading)."""
+        function = getattr(self._module, name)
+        specs = []
+        for spec in transforms:
+            transform, options = (spec, {}) if isinstance(spec, str) else (spec[0], dict(spec[1]))
+            allowed = protocol.TRANSFORMS.get(transform)
+            if allowed is None or transform == "make_jaxpr" or not set(options) <= allowed:
+                raise ValueError(f"cannot apply {transform!r} with options {sorted(options)} to the reference")
+            function = getattr(jax, transform)(function, **options)
+            specs.append((transform, repr(sorted(options.items()))))
+        identity = (self._identity, name, tuple(specs))
+        # One function per composition, kept: JAX's caches are keyed on it, so an input of a new
+        # shape compiles once in this process, however many tests and gradings meet it.
+        if identity not in _transformed:
+            if len(_transformed) >= MAX_TRANSFORMED:
+                _transformed.clear()
+            _transformed[identity] = function
+        kept = _transformed[identity]
+        return lambda *args, **kwargs: _answer(identity, kept, args, kwargs)
+
     def _call(self, name: str, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        key = input_key((args, sorted(kwargs.items())))
-        if key is None:
-            return function(*args, **kwargs)
-        key = (self._identity, name, key)
-        if key not in _expected:
-            if len(_expected) >= MAX_CACHED_RESULTS:
-                _expected.clear()
-            _expected[key] = function(*args, **kwargs)
-        result = _expected[key]
-        # Lists and dicts are copied so that no test can change what the next one receives
-        # (a shallow copy where they hold what cannot be copied, compiled executables say).
-        if not isinstance(result, (list, dict)):
-            return result
-        try:
-            return copy.deepcopy(result)
-        except TypeError:
-            return copy.copy(result)
+        return _answer((self._identity, name), function, args, kwargs)
 
     def __repr__(self) -> str:
         return "reference"  # short, so that failing examples do not print the module's path
 
 
+def remembered(helper: Helper) -> Helper:
+    """Remember what a test's helper returns, in this process, for the next gradings.
+
+    For helpers of hidden tests whose answer depends only on their arguments: the reference's
+    answers under ``jax.jit`` or a transformation, or the truth a test measures by running JAX
+    itself (how many times jit really traces a list of calls, say). Without this, every
+    grading traces, lowers and compiles them again, because each grading imports its test file
+    afresh. Keyed by the test file's text, the helper's name and its arguments (exactly, see
+    ``input_key``); arguments that cannot be keyed exactly (handles of sandboxed objects, the
+    submission) are never remembered: the helper runs. Pass the ``reference`` fixture as an
+    argument when the helper uses it. Only trusted values are kept: the harness's own
+    computations, never what the submission returned.
+    """
+    path = helper.__code__.co_filename
+    try:
+        with open(path, "rb") as file:
+            written = hashlib.sha256(file.read()).hexdigest()
+    except OSError:
+        return helper  # not from a file: nothing to tie its answers to
+    identity = ("remembered", written, helper.__qualname__)
+
+    @functools.wraps(helper)
+    def answering(*args: Any, **kwargs: Any) -> Any:
+        return _answer(identity, helper, args, kwargs)
+
+    return answering  # type: ignore[return-value]
+
+
+def _answer(identity: Hashable, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    key = input_key((args, sorted(kwargs.items())))
+    if key is None:
+        return function(*args, **kwargs)
+    key = (identity, key)
+    if key not in _expected:
+        if len(_expected) >= MAX_CACHED_RESULTS:
+            _expected.clear()
+        _expected[key] = function(*args, **kwargs)
+    result = _expected[key]
+    # Lists and dicts are copied so that no test can change what the next one receives
+    # (a shallow copy where they hold what cannot be copied, compiled executables say).
+    if not isinstance(result, (list, dict)):
+        return result
+    try:
+        return copy.deepcopy(result)
+    except TypeError:
+        return copy.copy(result)
+
+
 def input_key(value: Any) -> Hashable | None:
     """An exact, hashable description of a test input; None if there is none."""
     if value is None or type(value) in (bool, int, float, str):
-        return (type(value).__name__, value)
+        return (type(value).__name__, repr(value))  # repr: -0.0 is not 0.0
     if isinstance(value, jax.Array) and not isinstance(value, jax.core.Tracer):
         array = np.asarray(value)
         return ("jax", str(array.dtype), array.shape, bool(value.weak_type), array.tobytes())
@@ -88,9 +150,20 @@ def input_key(value: Any) -> Hashable | None:
         return ("numpy-scalar", type(value).__name__, value.tobytes())
     if isinstance(value, PortableFunction):
         return ("function", value.name, value.source)
+    if isinstance(value, ReferenceSolution):
+        return ("reference", value._identity)
+    if isinstance(value, np.dtype):
+        return ("dtype", str(value))
+    if type(value) is jax.ShapeDtypeStruct and value.sharding is None:
+        return ("spec", tuple(value.shape), str(value.dtype), bool(value.weak_type))
     if type(value) in (tuple, list):
         keys = [input_key(item) for item in value]
         return None if any(k is None for k in keys) else (type(value).__name__, tuple(keys))
+    if type(value) is dict:
+        items = [(input_key(name), input_key(item)) for name, item in value.items()]
+        if any(k is None for pair in items for k in pair):
+            return None
+        return ("dict", tuple(sorted(items, key=repr)))
     return None
 
 

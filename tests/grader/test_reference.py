@@ -39,6 +39,13 @@ def test_keys_tell_apart_what_the_reference_could_tell_apart():
     assert input_key(PortableFunction("def f(x):\n    return x\n")) is not None
     assert input_key(object()) is None
     assert input_key((jnp.ones(1), object())) is None
+    assert input_key({"b": 1, "a": (2.0, "x")}) == input_key({"a": (2.0, "x"), "b": 1})
+    assert input_key({"a": 1}) != input_key({"a": 1.0}) != input_key({"a": True})
+    assert input_key({"a": object()}) is None
+    spec = jax.ShapeDtypeStruct((2, 0), jnp.bfloat16)
+    assert input_key(spec) == input_key(jax.ShapeDtypeStruct((2, 0), jnp.bfloat16))
+    assert input_key(spec) != input_key(jax.ShapeDtypeStruct((2, 0), jnp.float16))
+    assert input_key(spec) != input_key(jax.ShapeDtypeStruct((0, 2), jnp.bfloat16))
 
 
 def test_inputs_without_a_key_are_never_cached():
@@ -70,3 +77,94 @@ def test_portable_functions_carry_their_name_into_jax():
     f = PortableFunction("def f(x):\n    return x * 2\n")
     assert getattr(f, "__name__", None) == "f"
     assert "@jit_f" in jax.jit(f).lower(jnp.ones(2)).as_text()
+
+
+def helper_in_file(folder, text: str, name: str):
+    """A helper defined in a test file of its own, imported afresh as each grading does; the
+    list of its runs is ``helper.runs``."""
+    path = folder / "test_hidden.py"
+    path.write_text(text)
+    namespace: dict = {}
+    exec(compile(text, str(path), "exec"), namespace)
+    helper = namespace[name]
+    helper.runs = namespace["calls"]
+    return helper
+
+
+COUNTING_HELPER = '''
+from grader import remembered
+
+calls = []
+
+@remembered
+def truth(reference, xs, dtype):
+    calls.append(1)
+    return [float(x) * 2 for x in xs] + [str(dtype)]
+'''
+
+
+def test_remembered_helpers_answer_the_next_import_of_the_same_file_from_memory(tmp_path):
+    reference = ReferenceSolution(counting_module("remembered_one")[0])
+    first = helper_in_file(tmp_path, COUNTING_HELPER, "truth")
+    answer = first(reference, (1.0, jnp.float32(2)), np.dtype("float16"))
+    answer.append("changed by a test")
+    again = helper_in_file(tmp_path, COUNTING_HELPER, "truth")  # the next grading's import
+    assert again(reference, (1.0, jnp.float32(2)), np.dtype("float16")) == [2.0, 4.0, "float16"]
+    assert again.runs == []  # answered without running
+    again(reference, (-0.0, jnp.float32(2)), np.dtype("float16"))  # -0.0 is another input than 0.0 or 1.0
+    again(reference, (1.0, jnp.float32(2)), np.dtype("float32"))
+    again(reference, (1.0, jnp.float16(2)), np.dtype("float16"))
+    assert len(again.runs) == 3
+
+
+def test_a_changed_test_file_or_reference_starts_afresh(tmp_path):
+    helper = helper_in_file(tmp_path, COUNTING_HELPER, "truth")
+    reference = ReferenceSolution(counting_module("remembered_two")[0])
+    helper(reference, (3.0,), np.dtype("int8"))
+    changed = helper_in_file(tmp_path, COUNTING_HELPER + "\n# edited\n", "truth")
+    changed(reference, (3.0,), np.dtype("int8"))
+    assert changed.runs == [1]
+    other = ReferenceSolution(counting_module("remembered_three")[0])
+    changed(other, (3.0,), np.dtype("int8"))
+    assert changed.runs == [1, 1]
+
+
+def test_remembered_helpers_run_every_time_for_arguments_without_a_key(tmp_path):
+    helper = helper_in_file(tmp_path, COUNTING_HELPER.replace("float(x) * 2 for x in xs", "x for x in xs"), "truth")
+    marker = object()
+    helper(None, (marker,), np.dtype("int8"))
+    assert helper(None, (marker,), np.dtype("int8"))[0] is marker
+    assert len(helper.runs) == 2
+
+
+def test_transformed_references_are_jax_transformations_answered_from_memory():
+    module = types.ModuleType("transformed_one")
+    traces: list[int] = []
+
+    def cube(x):
+        traces.append(1)
+        return x**3
+
+    module.cube = cube  # type: ignore[attr-defined]
+    reference = ReferenceSolution(module)
+    x = jnp.asarray([1.0, 2.0])
+    slopes = reference.transformed("cube", "grad", ("vmap", {"in_axes": 0}), "jit")
+    np.testing.assert_allclose(slopes(x), [3.0, 12.0])
+    traced = len(traces)
+    # The next grading builds it again; its answer for the same input comes from memory.
+    again = ReferenceSolution(module).transformed("cube", "grad", ("vmap", {"in_axes": 0}), "jit")
+    np.testing.assert_allclose(again(x), [3.0, 12.0])
+    assert len(traces) == traced
+    np.testing.assert_allclose(reference.transformed("cube", "grad", "vmap")(x), [3.0, 12.0])  # other transforms
+    assert len(traces) > traced
+
+
+def test_transformations_the_sandbox_does_not_offer_are_refused():
+    reference = ReferenceSolution(counting_module("transformed_two")[0])
+    for spec in ("make_jaxpr", "pmap", ("grad", {"has_aux": True})):
+        try:
+            reference.transformed("names", spec)
+        except ValueError as exc:
+            assert "cannot apply" in str(exc)
+        else:
+            raise AssertionError(f"{spec} was applied")
