@@ -1,12 +1,16 @@
 """A warm Submit of every problem, right and wrong, and where its time goes.
 
-Run: .venv/bin/python -m bench.submit_all [--runs 3] [--problem SLUG ...] [--write-readme]
+Run: .venv/bin/python -m bench.submit_all [--runs 3] [--problem SLUG ...] [--write-readme] [--same-source]
 
 As the site grades: JAX already imported in this process (a worker's), a pool whose sandbox
 has imported JAX and is ready before each Submit. For every problem it grades the reference
 solution and its first known-wrong solution (``solutions/<slug>/wrong_*.py``) ``--runs``
 times each, and a Run (visible tests only) of the reference, and prints the medians with
-where a reference's Submit spent its time:
+where a reference's Submit spent its time. Each grading is of a new edit of the file (a
+comment added), as a student's next Submit is: its examples are its own (they are seeded
+from the source), so what the harness remembers from earlier gradings helps only where
+examples really repeat (fixed tests, shapes met before); ``--same-source`` grades the file
+as it is every time, as a regrade does.
 
 - XLA: the sandbox's backend compiles, how many and their seconds;
 - staging: the sandbox's tracing and lowering;
@@ -21,6 +25,8 @@ where a reference's Submit spent its time:
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import re
 import statistics
 import time
@@ -31,7 +37,7 @@ from bench.latency import HarnessCompileClock
 from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import Problem, load_problem, problems_dir
 from grader.report import Report
-from grader.source import read_submission
+from grader.source import SubmissionSource, read_submission
 from sandbox.backends import get_backend
 from sandbox.pool import SandboxPool
 
@@ -75,12 +81,28 @@ def median_of(timings: list[Timing], field: str) -> float:
     return statistics.median(getattr(timing, field) for timing in timings)
 
 
+_edits = itertools.count(1)
+
+
+def next_edit(source: SubmissionSource) -> SubmissionSource:
+    """The source as a student hands it in again: a comment added, so that, as on the site,
+    each Submit meets examples of its own (they are seeded from the source) and nothing the
+    harness remembers from another grading's examples answers for this one."""
+    return dataclasses.replace(source, text=f"{source.text}\n# edit {next(_edits)}\n")
+
+
 def time_gradings(
-    problem: Problem, path: Path, pool: SandboxPool, clock: HarnessCompileClock, runs: int, hidden: bool = True
+    problem: Problem,
+    path: Path,
+    pool: SandboxPool,
+    clock: HarnessCompileClock,
+    runs: int,
+    hidden: bool = True,
+    same_source: bool = False,
 ) -> list[Timing]:
-    source = read_submission(path)
     timings = []
     for _ in range(runs):
+        source = read_submission(path) if same_source else next_edit(read_submission(path))
         pool.wait_ready()  # as in a worker between submissions
         before = clock.seconds
         started = time.perf_counter()
@@ -150,6 +172,11 @@ def main() -> None:
     every_problem = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
     parser.add_argument("--problem", nargs="*", default=every_problem, help="slugs (default: every problem)")
     parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
+    parser.add_argument(
+        "--same-source",
+        action="store_true",
+        help="grade the very same source every time (its examples repeat: what the harness remembers answers)",
+    )
     args = parser.parse_args()
 
     enable_compilation_cache()
@@ -164,12 +191,17 @@ def main() -> None:
             problem = load_problem(slug)
             # One grading first, untimed: this process's caches (the reference's executables,
             # hypothesis's module scan) are a worker's after its first Submit of a problem.
-            time_gradings(problem, problem.reference_solution, pool, clock, 1)
-            rights[slug] = time_gradings(problem, problem.reference_solution, pool, clock, args.runs)
+            same = args.same_source
+            time_gradings(problem, problem.reference_solution, pool, clock, 1, same_source=same)
+            rights[slug] = time_gradings(problem, problem.reference_solution, pool, clock, args.runs, same_source=same)
             assert all(timing.verdict == "accepted" for timing in rights[slug]), (slug, rights[slug])
             wrong_paths = problem.wrong_solutions()
-            wrongs[slug] = time_gradings(problem, wrong_paths[0], pool, clock, args.runs) if wrong_paths else []
-            runs[slug] = time_gradings(problem, problem.reference_solution, pool, clock, args.runs, hidden=False)
+            wrongs[slug] = (
+                time_gradings(problem, wrong_paths[0], pool, clock, args.runs, same_source=same) if wrong_paths else []
+            )
+            runs[slug] = time_gradings(
+                problem, problem.reference_solution, pool, clock, args.runs, hidden=False, same_source=same
+            )
             lines.append(row(slug, rights[slug], wrongs[slug], runs[slug]))
             print(lines[-1], flush=True)
     lines += ["", summary(rights, wrongs, runs)]

@@ -1,9 +1,11 @@
-"""The reference solution, loaded into the trusted harness, with a cache of expected values.
+"""The reference solution, loaded into the trusted harness, with a memory of expected values.
 
-Grading is deterministic: every grading of a problem meets the same examples, so the harness
-remembers what the reference returned for each input and does not recompute (nor recompile)
-it for the next submission. The cache lives in this trusted process only; a submission never
-sees it. Inputs it cannot key exactly (handles of sandboxed objects, say) are never cached.
+The same input always gets the same expected value, so the harness remembers what the
+reference returned for each input and does not recompute (nor recompile) it when a test meets
+that input again: in a regrade (the same source meets the same examples), in the tests that
+are not properties, and wherever drawn examples repeat. The memory lives in this trusted
+process only; a submission never sees it. Inputs it cannot key exactly (handles of sandboxed
+objects, say) are never remembered. ``remembered`` gives a test's own helpers the same memory.
 """
 
 from __future__ import annotations

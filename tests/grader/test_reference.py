@@ -91,7 +91,7 @@ def helper_in_file(folder, text: str, name: str):
     return helper
 
 
-COUNTING_HELPER = '''
+COUNTING_HELPER = """
 from grader import remembered
 
 calls = []
@@ -100,7 +100,7 @@ calls = []
 def truth(reference, xs, dtype):
     calls.append(1)
     return [float(x) * 2 for x in xs] + [str(dtype)]
-'''
+"""
 
 
 def test_remembered_helpers_answer_the_next_import_of_the_same_file_from_memory(tmp_path):
