@@ -125,16 +125,25 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page
         "x = jnp.array([0., 1., 2., 3., 4.], dtype=jnp.float32)"
     )
     expect(tests).to_contain_text("but 10.0 was expected")
-    # What JAX did: one trace, lowering and compile per call, and the StableHLO it compiled.
+    # What JAX did, in the console's next tabs (reached with the arrow keys, as in any tab list):
+    # one trace, lowering and compile per call, and the StableHLO it compiled.
+    page.get_by_role("tab", name="Result").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Output")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("panel-result")).to_be_hidden()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="JAX insight")).to_be_focused()
     insight = page.get_by_test_id("insight")
     expect(insight).to_contain_text("XLA compiles")
     expect(page.get_by_test_id("insight-calls")).to_contain_text("float32[5]")
     insight.get_by_text("StableHLO").first.click()
     expect(insight.locator("pre.stablehlo").first).to_contain_text("stablehlo.reduce")
 
-    # Submit a wrong solution (Ctrl-Shift-Enter): hidden tests too, told without their code.
+    # Submit a wrong solution (Ctrl-Shift-Enter): hidden tests too, told without their code. The
+    # console turns back to the result by itself.
     page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Shift+Enter")
     expect_verdict(page, "Wrong answer")
+    expect(page.get_by_test_id("panel-result")).to_be_visible()
     expect(tests).to_contain_text("hidden")
     expect(page.locator("table.tests .outcome-failed").first).to_be_visible()
     for internal in ("Failing test case", "Falsifying", "submission=", "settings.verbosity", "assert_same_array"):
@@ -147,6 +156,7 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page
     expect(page.locator("table.tests .outcome-failed")).to_have_count(0)
     expect(page.get_by_test_id("artifacts-yours")).to_contain_text("FLOPs")
     expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
+    page.get_by_role("tab", name="Submissions").click()
     expect(page.locator("#history tbody tr")).to_have_count(3)
     expect(page.locator("#history tbody tr").first).to_contain_text("Accepted")
 
@@ -310,3 +320,75 @@ def test_a_submit_shows_each_test_as_it_ends_then_the_verdict_once(page: Page, s
     tests = (problem.visible_tests + problem.hidden_tests).count("\ndef test_")
     expect(page.locator("table.tests .outcome-passed")).to_have_count(tests)
     expect(page.get_by_test_id("result")).not_to_have_attribute("aria-busy", "true")
+
+
+SLOW_RIGHT_ANSWER = '''import time
+
+import jax
+import jax.numpy as jnp
+
+
+def aot_compiled_sum(x):
+    time.sleep(1.0)  # three visible tests: a Run of about three seconds, long enough to reload during it
+    return jax.jit(jnp.sum).lower(x).compile()(x)
+'''
+DATE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+
+
+def test_the_console_keeps_code_and_result_on_one_screen_and_the_result_across_a_reload(
+    browser: Browser, site: str
+) -> None:
+    for width, height in ((1400, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        sign_up(page, site, f"console{width}")
+        page.goto(f"{site}/problems/aot_compiled_sum/")
+        # Before any Run: the tests that Run checks, in the first tab.
+        expect(page.get_by_role("tab", name="Testcases")).to_have_attribute("aria-selected", "true")
+        expect(page.get_by_test_id("panel-testcases")).to_contain_text("def test_")
+
+        write_code(page, SLOW_RIGHT_ANSWER)
+        page.get_by_role("button", name="Run visible tests").click()
+        expect(page.get_by_test_id("panel-result")).to_be_visible()
+        expect(page.get_by_test_id("verdict")).to_contain_text("…")
+        # Reloaded while the Run is being graded: the page follows it to its verdict by itself.
+        page.reload()
+        expect(page.locator("#result[data-status-url]")).to_have_count(1)
+        expect(page.get_by_role("button", name="Submit")).to_be_disabled()
+        expect_verdict(page, "Accepted (100/100)")
+        expect(page.get_by_role("button", name="Submit")).to_be_enabled()
+        # Reloaded again: the latest result opens the console.
+        page.reload()
+        expect(page.get_by_role("tab", name="Result")).to_have_attribute("aria-selected", "true")
+        expect(page.get_by_test_id("verdict")).to_contain_text("Accepted (100/100)")
+        expect(page.get_by_test_id("panel-result")).to_contain_text("Your latest run")
+        if width == 1400:
+            # Code and verdict on one screen, side by side with the statement, nothing scrolled.
+            for what in (page.get_by_test_id("code-editor"), page.get_by_test_id("verdict")):
+                box = what.bounding_box()
+                assert box and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= height, box
+        page.get_by_role("tab", name="Output").click()
+        expect(page.get_by_test_id("panel-output")).to_contain_text("printed nothing")
+        page.get_by_role("tab", name="Submissions").click()
+        when = page.locator('#history td[data-label="When"]').first
+        assert DATE.match(when.inner_text().strip()), when.inner_text()
+        # Every tab is on the screen and nothing scrolls sideways, whatever the width.
+        for tab in page.get_by_role("tab").all():
+            box = tab.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        context.close()
+
+
+def test_a_date_written_by_the_page_script_reads_as_the_server_writes_it(page: Page, site: str) -> None:
+    sign_up(page, site, "dates")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
+    page.get_by_role("button", name="Run visible tests").click()
+    expect_verdict(page, "Wrong answer")
+    page.get_by_role("tab", name="Submissions").click()
+    added = page.locator('#history td[data-label="When"]').first.inner_text().strip()
+    page.reload()
+    page.get_by_role("tab", name="Submissions").click()
+    assert DATE.match(added) and page.locator('#history td[data-label="When"]').first.inner_text().strip() == added

@@ -53,6 +53,11 @@ def _highlight(code: str, language: str, _attributes: str) -> str:
     return str(highlight(code, lexer, HtmlFormatter(nowrap=False)))
 
 
+def highlighted_python(code: str) -> str:
+    """Python code as highlighted HTML (Pygments escapes the code)."""
+    return _highlight(code, "python", "")
+
+
 def _math(display: str) -> Any:
     def render(renderer: RendererHTML, tokens: list[Token], index: int, options: OptionsDict, env: EnvType) -> str:
         try:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from django.db import models
 
 from grader.problem import DEVICES, DIFFICULTIES, SECTIONS
-from webapp.catalog.markdown import render_markdown
+from webapp.catalog.markdown import highlighted_python, render_markdown
 
 if TYPE_CHECKING:
     from grader.problem import Problem as NotebookProblem
@@ -60,6 +60,11 @@ class Problem(models.Model):
         """The installed problems to do first, in the order the notebook names them."""
         found = {problem.slug: problem for problem in Problem.objects.filter(slug__in=self.prerequisites)}
         return [found[slug] for slug in self.prerequisites if slug in found]
+
+    @property
+    def visible_tests_html(self) -> str:
+        """The visible tests, highlighted: what Run checks, shown in the console's Testcases tab."""
+        return highlighted_python(self.visible_tests) if self.visible_tests else ""
 
     @property
     def section(self) -> str:

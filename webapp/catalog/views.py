@@ -8,8 +8,17 @@ from webapp import grading
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import COURSE, MORE, PROBLEM_ORDER, Problem
 from webapp.submissions.models import Draft, Progress, workspace
+from webapp.submissions.views import live_state, status_url
 
 STATUSES = ("solved", "attempted", "not attempted")
+# The problem page's console, tab by tab: (id, label).
+CONSOLE_TABS = (
+    ("testcases", "Testcases"),
+    ("result", "Result"),
+    ("output", "Output"),
+    ("insight", "JAX insight"),
+    ("submissions", "Submissions"),
+)
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
@@ -72,9 +81,15 @@ def problem_list(request: HttpRequest) -> HttpResponse:
 
 def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
-    context = {"problem": problem}
+    context = {"problem": problem, "console_tabs": CONSOLE_TABS}
     if request.user.is_authenticated:
         context.update(workspace(request.user, problem))
+        # The latest result is in the console when the page opens; one still being graded is
+        # followed from there, as if the student had just pressed the button.
+        if context["history"]:
+            latest = context["history"][0]
+            state = live_state(latest, for_staff=request.user.is_staff)
+            context["latest"] = {**state, "status_url": status_url(latest)}
     return render(request, "catalog/problem_detail.html", context)
 
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
 from django.db.models import F, Max, Min, Q, QuerySet
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
@@ -363,6 +363,8 @@ class Submission(models.Model):
             "insight": report.get("insight", {}),
             "duration_s": report.get("duration_s"),
             "created_at": self.created_at.isoformat(),
+            # As every page writes it, in the site's time zone (the page script shows this too).
+            "created_at_text": dateformat.format(timezone.localtime(self.created_at), "Y-m-d H:i:s"),
             **staff_only,
         }
 
@@ -373,7 +375,7 @@ def workspace(user: User, problem: Problem, *, history_length: int = 20) -> dict
     progress = Progress.objects.filter(user=user, problem=problem).first()
     return {
         "code": draft.code if draft else problem.starter,
-        "history": Submission.objects.filter(user=user, problem=problem)[:history_length],
+        "history": list(Submission.objects.filter(user=user, problem=problem)[:history_length]),
         "progress": progress,
     }
 

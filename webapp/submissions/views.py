@@ -86,9 +86,21 @@ def status(request: SignedInRequest, pk: int) -> JsonResponse:
 
 
 def live_state(submission: Submission, *, for_staff: bool = False) -> dict[str, Any]:
-    """The status as data, and as the same HTML the submission page shows (the page script swaps it in)."""
+    """The status as data, and as the same HTML the submission page shows, in the three parts the
+    problem page's console shows in tabs of their own (the page script swaps them in)."""
     state = submission.to_json(for_staff=for_staff)
-    return {**state, "html": render_to_string("submissions/_result.html", {"result": state})}
+    return {**state, **rendered_parts(state)}
+
+
+def rendered_parts(state: dict[str, Any]) -> dict[str, str]:
+    """A submission's result, JAX insight and output as HTML (escaped by the templates)."""
+    context = {"result": state}
+    insight = render_to_string("submissions/_insight.html", context) if state["insight"].get("schema") else ""
+    return {
+        "html": render_to_string("submissions/_result.html", context),
+        "insight_html": insight,
+        "output_html": render_to_string("submissions/_output.html", context),
+    }
 
 
 @login_required

@@ -22,21 +22,40 @@
     return value === null || value === undefined ? "" : String(Math.round(value * 100) / 100);
   }
 
-  // The server renders the result (the same template as the submission page, escaped there).
+  // The server renders the result, its insight and its output (escaped there, from the same
+  // templates as the submission page); each goes to its tab of the console.
+  const output = document.getElementById("output");
+  const insight = document.getElementById("insight");
+  const console_ = document.querySelector(".console");
   function render(data) {
     result.innerHTML = data.html;
+    if (output && data.output_html !== undefined) output.innerHTML = data.output_html;
+    if (insight && data.insight_html) insight.innerHTML = data.insight_html;
   }
 
+  function showTab(name) {
+    if (console_) console_.dispatchEvent(new CustomEvent("console-show", { detail: name }));
+  }
+
+  // The history table: a new row for a new submission, or the row of one that was still being
+  // graded when the page opened brought up to date. Dates as the server writes them.
   function addToHistory(data, pageUrl) {
     const body = document.querySelector("#history tbody");
     if (body.rows.length === 1 && body.rows[0].cells.length === 1) body.deleteRow(0); // "None yet."
-    const row = body.insertRow(0);
+    const existing = Array.from(body.rows).find((row) => row.cells[0].textContent.trim() === String(data.id));
+    const row = existing || body.insertRow(0);
+    row.replaceChildren();
     const link = element("a", data.id);
     link.href = pageUrl;
     row.insertCell().append(link);
-    row.append(element("td", data.kind), element("td", new Date(data.created_at).toLocaleString()));
-    row.append(element("td", data.verdict_label || data.status, `verdict ${data.verdict || data.status}`));
-    row.append(element("td", data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`));
+    const cell = (text, label, className) => {
+      const td = element("td", text, className);
+      td.dataset.label = label;
+      return td;
+    };
+    row.append(cell(data.kind, "Kind"), cell(data.created_at_text, "When"));
+    row.append(cell(data.verdict_label || data.status, "Verdict", `verdict ${data.verdict || data.status}`));
+    row.append(cell(data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`, "Score"));
   }
 
   // A test that has ended, while the others run: its outcome, what it checks, why it failed.
@@ -94,13 +113,38 @@
         return;
       }
       render(data);
-      // Screen readers wait for the verdict rather than read out every test as it ends.
-      result.setAttribute("aria-busy", "true");
-      addToHistory(await poll(data.status_url, performance.now()), data.page_url);
+      showTab("result");
+      await follow(data.status_url, data.page_url);
     } catch (error) {
       result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
     } finally {
+      busy = false;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    }
+  }
+
+  // Poll a grading to its end; screen readers wait for the verdict rather than read out every
+  // test as it ends.
+  async function follow(statusUrl, pageUrl) {
+    result.setAttribute("aria-busy", "true");
+    try {
+      addToHistory(await poll(statusUrl, performance.now()), pageUrl);
+    } finally {
       result.removeAttribute("aria-busy");
+    }
+  }
+
+  // A grading still under way when the page opened (a reload mid-Submit) is followed as well.
+  async function resume() {
+    const statusUrl = result.dataset.statusUrl;
+    if (!statusUrl) return;
+    busy = true;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    try {
+      await follow(statusUrl, result.dataset.pageUrl);
+    } catch (error) {
+      result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
+    } finally {
       busy = false;
       for (const b of form.querySelectorAll("button")) b.disabled = false;
     }
@@ -124,6 +168,7 @@
   });
   // The buttons show these shortcuts only now that they work (see site.css).
   form.classList.add("has-shortcuts");
+  resume();
 
   // Drafts: saved a second after the last keystroke.
   let timer = null;

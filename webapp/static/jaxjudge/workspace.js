@@ -1,5 +1,7 @@
-// The problem page's layout: a movable split between statement and work, and hints shown one
-// at a time. Without this script the panes still sit side by side and every hint can be opened.
+// The problem page's layout: a movable split between statement and work, the editor above a
+// console of tabs with a movable split between them, and hints shown one at a time. Without this
+// script the panes still sit side by side, the console's panels follow each other and every
+// hint can be opened.
 (function () {
   "use strict";
   const workspace = document.querySelector(".workspace");
@@ -31,6 +33,68 @@
     const current = workspace.querySelector(".statement").getBoundingClientRect().width;
     localStorage.setItem(KEY, String(setWidth(current + (event.key === "ArrowLeft" ? -40 : 40))));
   });
+
+  // The console under the editor: tabs (arrow keys move between them, as in any tab list), the
+  // chosen one remembered; the split between editor and console movable like the other one.
+  const work = workspace.querySelector(".pane.work");
+  const consoleBox = workspace.querySelector(".console");
+  if (work && consoleBox) {
+    const tabs = Array.from(consoleBox.querySelectorAll('[role="tab"]'));
+    const TAB_KEY = "jaxjudge.consoleTab";
+    function show(name, focus) {
+      const chosen = tabs.find((tab) => tab.dataset.tab === name) || tabs[0];
+      for (const tab of tabs) {
+        const selected = tab === chosen;
+        tab.setAttribute("aria-selected", String(selected));
+        tab.tabIndex = selected ? 0 : -1;
+        document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
+      }
+      if (focus) chosen.focus();
+      localStorage.setItem(TAB_KEY, chosen.dataset.tab);
+    }
+    consoleBox.querySelector('[role="tablist"]').hidden = false;
+    work.classList.add("with-console");
+    tabs.forEach((tab, index) => {
+      tab.addEventListener("click", () => show(tab.dataset.tab, false));
+      tab.addEventListener("keydown", (event) => {
+        const moves = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
+        if (!(event.key in moves)) return;
+        event.preventDefault();
+        show(tabs[(moves[event.key] + tabs.length) % tabs.length].dataset.tab, true);
+      });
+    });
+    // A result on the page opens on it; otherwise the tab last chosen, or the tests Run checks.
+    const hasResult = consoleBox.querySelector("#result .verdict");
+    show(hasResult ? "result" : localStorage.getItem(TAB_KEY) || "testcases", false);
+    // problem.js asks for a tab (the result, when a grading starts); focus stays where it is.
+    consoleBox.addEventListener("console-show", (event) => show(event.detail, false));
+
+    const divider = work.querySelector(".console-splitter");
+    const HEIGHT_KEY = "jaxjudge.consoleHeight";
+    function setHeight(pixels) {
+      const total = work.getBoundingClientRect().height;
+      const height = Math.max(120, Math.min(total - 200, pixels));
+      work.style.setProperty("--console-height", `${height}px`);
+      return height;
+    }
+    const savedHeight = Number(localStorage.getItem(HEIGHT_KEY));
+    if (savedHeight) setHeight(savedHeight);
+    divider.hidden = false;
+    divider.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      divider.setPointerCapture(event.pointerId);
+      const bottom = work.getBoundingClientRect().bottom;
+      const move = (e) => localStorage.setItem(HEIGHT_KEY, String(setHeight(bottom - e.clientY)));
+      divider.addEventListener("pointermove", move);
+      divider.addEventListener("pointerup", () => divider.removeEventListener("pointermove", move), { once: true });
+    });
+    divider.addEventListener("keydown", (event) => {
+      if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+      event.preventDefault();
+      const current = consoleBox.getBoundingClientRect().height;
+      localStorage.setItem(HEIGHT_KEY, String(setHeight(current + (event.key === "ArrowUp" ? 40 : -40))));
+    });
+  }
 
   // Hints: the next one appears once the one before it has been opened.
   const hints = Array.from(workspace.querySelectorAll("details.hint"));
