@@ -322,7 +322,7 @@ def test_a_submit_shows_each_test_as_it_ends_then_the_verdict_once(page: Page, s
     expect(page.get_by_test_id("result")).not_to_have_attribute("aria-busy", "true")
 
 
-SLOW_RIGHT_ANSWER = '''import time
+SLOW_RIGHT_ANSWER = """import time
 
 import jax
 import jax.numpy as jnp
@@ -331,7 +331,7 @@ import jax.numpy as jnp
 def aot_compiled_sum(x):
     time.sleep(1.0)  # three visible tests: a Run of about three seconds, long enough to reload during it
     return jax.jit(jnp.sum).lower(x).compile()(x)
-'''
+"""
 DATE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
 
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -81,7 +83,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
 
 def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
-    context = {"problem": problem, "console_tabs": CONSOLE_TABS}
+    context: dict[str, Any] = {"problem": problem, "console_tabs": CONSOLE_TABS}
     if request.user.is_authenticated:
         context.update(workspace(request.user, problem))
         # The latest result is in the console when the page opens; one still being graded is
