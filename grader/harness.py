@@ -38,7 +38,7 @@ from grader.plugin import (
 )
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
-from grader.reference import load_reference
+from grader.reference import ReferenceSolution, load_reference
 from grader.report import Report, TestResult
 from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
@@ -53,9 +53,10 @@ VISIBLE_TESTS_FILE = "test_visible.py"
 def enable_compilation_cache() -> None:
     """Keep the harness's own XLA executables on disk (reference solutions, expected values).
 
-    Grading is deterministic, so the reference meets the same inputs on every grading and
-    its compiles come back from this cache. Only this trusted process reads and writes it;
-    sandboxes never see it, so a submission's compiles are always real.
+    The reference meets many of its programs again (the fixed tests, shapes and dtypes that
+    recur from one grading to the next), and those compiles come back from this cache. Only
+    this trusted process reads and writes it; sandboxes never see it, so a submission's
+    compiles are always real.
     """
     directory = os.environ.get("JAXJUDGE_XLA_CACHE_DIR", str(REPO_ROOT / ".cache" / "xla"))
     if directory and jax.config.jax_compilation_cache_dir is None:  # type: ignore[attr-defined]
@@ -262,9 +263,12 @@ def run_tests(
             # No scan of installed plugins: grading needs none, and the scan costs 0.1 s a run.
             "--disable-plugin-autoload",
         ]  # fmt: skip
+        # While the sandbox computes a call, the harness works out the reference's answer to it.
+        proxy.anticipate = ReferenceSolution(reference).anticipate
         try:
             pytest.main(args, plugins=[plugin])
         finally:
+            proxy.anticipate = None
             _forget_modules_under(folder)
     return plugin
 

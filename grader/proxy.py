@@ -457,6 +457,10 @@ class RemoteHandle:
         return f"<{self.type_name} object in the sandbox>"
 
 
+# (entry point, transformations, args, kwargs) -> what waits for the work it started.
+Anticipate = Callable[[str, tuple[Any, ...], tuple[Any, ...], dict[str, Any]], Callable[[], None]]
+
+
 class SubmissionProxy:
     """The student's module as tests see it: ``submission.name(*args)`` runs in the sandbox."""
 
@@ -481,6 +485,12 @@ class SubmissionProxy:
         # Seconds this process waited on the sandbox's replies, the channel included: less
         # the sandbox's own seconds for its requests, what the channel cost.
         self.round_trip_seconds = 0.0
+        # Work of the harness's own to do while the sandbox computes a call: given what is
+        # called (an entry point's name and the transformations applied to it, innermost
+        # first) and its arguments, it starts that work and returns what waits for its end, or
+        # None (the harness sets it: the reference's answer to the same call).
+        self.anticipate: Anticipate | None = None
+        self._transformed_from: dict[int, tuple[str, tuple[Any, ...]]] = {}
 
     @classmethod
     def load(cls, session: SandboxSession, source: str, filename: str, *, cpu_devices: int = 1) -> SubmissionProxy:
@@ -563,6 +573,8 @@ class SubmissionProxy:
         handle = self._request(protocol.TRANSFORM, label, target=target, transforms=specs)
         if not isinstance(handle, RemoteHandle):
             raise _submission_exception_class(RuntimeError)(f"{function} is not a function")
+        if isinstance(function, str):
+            self._transformed_from[handle._ref.id] = (function, tuple(transforms))
         return handle
 
     def jaxpr(
@@ -609,17 +621,23 @@ class SubmissionProxy:
             raise SubmissionUnavailable(self._failure)
         inputs = signature_of((fields.get("args"), fields.get("kwargs")))
         scalars = _plain_numbers(fields.get("args"), fields.get("kwargs"))
+        original = dict(fields)
         for key in ("args", "kwargs"):
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
+        waits: list[Callable[[], None]] = []
+        anticipated = self._anticipated(op, original)
         started = time.perf_counter()
         try:
-            reply_op, reply = self._session.request(op, **fields)
+            start = (lambda: waits.append(anticipated())) if anticipated is not None else None
+            reply_op, reply = self._session.request(op, while_waiting=start, **fields)
         except SandboxError as exc:
             self._failure = exc
             raise SubmissionUnavailable(exc) from None
         finally:
             self.round_trip_seconds += time.perf_counter() - started
+            for wait in waits:  # nothing of the harness's runs on beside the test
+                wait()
         integrity = reply.get(protocol.INTEGRITY)
         if not isinstance(integrity, list) or not all(isinstance(problem, str) for problem in integrity):
             integrity = ["the sandbox's reply had no integrity report"]
@@ -642,6 +660,22 @@ class SubmissionProxy:
         if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
         return self._from_wire(reply[answer])
+
+    def _anticipated(self, op: str, fields: dict[str, Any]) -> Callable[[], Callable[[], None]] | None:
+        """What starts the harness's work for this request while the sandbox computes it: for a
+        call of an entry point, or of one transformed by ``transformed`` from an entry point."""
+        if self.anticipate is None or op != protocol.CALL or fields.get("method") is not None:
+            return None
+        target = fields.get("target")
+        if isinstance(target, str):
+            name, transforms = target, ()
+        elif isinstance(target, int) and target in self._transformed_from:
+            name, transforms = self._transformed_from[target]
+        else:
+            return None
+        anticipate = self.anticipate
+        args, kwargs = tuple(fields.get("args") or ()), dict(fields.get("kwargs") or {})
+        return lambda: anticipate(name, transforms, args, kwargs)
 
     def _to_wire(self, value: Any) -> Any:
         if isinstance(value, jax.Array):

@@ -17,6 +17,7 @@ import termios
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -223,15 +224,21 @@ class SandboxSession:
             self.info["jax_version"] = str(fields.get(protocol.JAX_VERSION, ""))[:200]
         return self._ready
 
-    def request(self, op: str, **fields: Any) -> tuple[str, dict[str, Any]]:
+    def request(
+        self, op: str, *, while_waiting: Callable[[], None] | None = None, **fields: Any
+    ) -> tuple[str, dict[str, Any]]:
         """Send one request and return the decoded reply, within the call deadline.
 
         A notebook's cells may take the sandbox's whole time, and no more: whatever the
-        notebook does, the sandbox is killed at its deadline.
+        notebook does, the sandbox is killed at its deadline. ``while_waiting`` is called once
+        the request is sent, before the reply is read: work of the harness's own (started in
+        a thread) then overlaps the sandbox's.
         """
         self.wait_ready()
         deadline = self.wall_deadline if op == protocol.NOTEBOOK else self._deadline(self.limits.call_seconds)
         self._send(protocol.pack(op, **fields), deadline)
+        if while_waiting is not None:
+            while_waiting()
         reply_op, reply = self._receive(deadline)
         if op in (protocol.LOAD, protocol.NOTEBOOK) and reply_op == protocol.OK:
             # The backend starts with the submission (a problem may ask for several CPU devices).

@@ -351,3 +351,23 @@ def test_a_hypothesis_cache_that_others_can_write_to_is_not_used(tmp_path, monke
     home = _hypothesis_home()
     assert home != planted and home.parent == tmp_path
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
+
+
+def test_the_reference_answers_while_the_sandbox_computes(make_problem, tmp_path):
+    """Each call of the submission sends the harness's reference to work on the same question in
+    a thread, while the sandbox computes; the tests then read those answers."""
+    where = tmp_path / "threads.txt"
+    reference = (
+        "import threading\n\n\ndef double(x):\n"
+        f"    with open({str(where)!r}, 'a') as log:\n"
+        "        log.write('main\\n' if threading.current_thread() is threading.main_thread() else 'thread\\n')\n"
+        "    return x * 2\n"
+    )
+    make_problem("doubling", hidden_tests=HIDDEN, visible_tests=VISIBLE, reference=reference, entry_points=["double"])
+    # (Without the insight, which asks the reference about an accepted submission's input itself.)
+    report = grade(load_problem("doubling"), "def double(x):\n    return x + x\n", insight=False)
+    assert report.verdict == "accepted", report.message
+    ran = where.read_text().split()
+    assert ran and set(ran) == {"thread"}, ran  # no question was worked out twice, nor while the test waited
+    wrong = grade(load_problem("doubling"), "def double(x):\n    return x * 3\n")
+    assert wrong.verdict == "wrong_answer"

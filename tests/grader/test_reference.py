@@ -1,3 +1,4 @@
+import threading
 import types
 
 import jax
@@ -5,7 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from grader.proxy import PortableFunction
-from grader.reference import ReferenceSolution, input_key
+from grader.reference import TRIAL_ANTICIPATIONS, ReferenceSolution, input_key
 
 
 def counting_module(name: str) -> tuple[types.ModuleType, list[int]]:
@@ -168,3 +169,73 @@ def test_transformations_the_sandbox_does_not_offer_are_refused():
             assert "cannot apply" in str(exc)
         else:
             raise AssertionError(f"{spec} was applied")
+
+
+def test_an_anticipated_answer_is_worked_out_in_a_thread_and_answers_the_test():
+    module = types.ModuleType("anticipated_one")
+    threads: list[str] = []
+
+    def double(x):
+        threads.append(threading.current_thread().name)
+        return x * 2
+
+    module.double = double  # type: ignore[attr-defined]
+    reference = ReferenceSolution(module)
+    wait = reference.anticipate("double", (), (jnp.arange(3),), {})
+    wait()
+    assert len(threads) == 1 and threads[0] != threading.main_thread().name
+    np.testing.assert_array_equal(reference.double(jnp.arange(3)), [0, 2, 4])  # from memory
+    assert len(threads) == 1
+    # Under transformations as submission.transformed names them.
+    reference.anticipate("double", ("vmap", "jit"), (jnp.ones((2, 2)),), {})()
+    np.testing.assert_array_equal(reference.transformed("double", "vmap", "jit")(jnp.ones((2, 2))), 2 * np.ones((2, 2)))
+    assert len(threads) == 2
+
+
+def test_what_cannot_be_anticipated_is_left_to_the_test():
+    module = types.ModuleType("anticipated_two")
+    module.fails = lambda x: 1 / 0  # type: ignore[attr-defined]
+    module.constant = 3  # type: ignore[attr-defined]
+    reference = ReferenceSolution(module)
+    for name, transforms, args in (
+        ("missing", (), (1.0,)),  # the reference has no such function
+        ("constant", (), (1.0,)),  # not a function
+        ("fails", ("pmap",), (1.0,)),  # a transformation the sandbox does not offer
+        ("fails", (), (object(),)),  # an argument without a key
+    ):
+        assert reference.anticipate(name, transforms, args, {})() is None
+    reference.anticipate("fails", (), (2.0,), {})()  # its error is dropped...
+    try:
+        reference.fails(2.0)
+    except ZeroDivisionError:
+        pass  # ...and met again by the test that asks
+    else:
+        raise AssertionError("an anticipated error was remembered as an answer")
+
+
+def test_answers_never_asked_for_stop_being_anticipated():
+    module = types.ModuleType("anticipated_three")
+    runs: list[int] = []
+
+    def square(x):
+        runs.append(1)
+        return x * x
+
+    module.square = square  # type: ignore[attr-defined]
+    reference = ReferenceSolution(module)
+    for value in range(12):
+        reference.anticipate("square", (), (float(value),), {})()
+    assert len(runs) == TRIAL_ANTICIPATIONS  # never asked for: not a question tests of this reference ask
+    other = types.ModuleType("anticipated_four")
+    asked: list[int] = []
+
+    def counted_square(x):
+        asked.append(1)
+        return x * x
+
+    other.square = counted_square  # type: ignore[attr-defined]
+    answering = ReferenceSolution(other)
+    for value in range(12):
+        answering.anticipate("square", (), (float(value),), {})()
+        assert answering.square(float(value)) == value * value
+    assert len(asked) == 12  # each worked out once, in the thread, and asked for
