@@ -171,6 +171,7 @@ class SandboxSession:
         self._ready: dict[str, Any] | None = None
         self._oom_killed = False
         self._closed = False
+        self._stopped = False  # by stop(), from another thread
         self.cpu_seconds = 0.0
         # Every frame sent to the sandbox, when a caller wants to check what crossed (validation).
         self.sent: list[bytes] | None = None
@@ -244,6 +245,16 @@ class SandboxSession:
             # The backend starts with the submission (a problem may ask for several CPU devices).
             self.info["device"] = str(reply.get(protocol.DEVICE, ""))[:200]
         return reply_op, reply
+
+    def stop(self) -> None:
+        """Kill the sandbox's processes now, from any thread (a student's Cancel): whatever waits on
+        its replies then finds it gone, and the session is closed as after any crash."""
+        if not self._closed and not self._stopped and self.process.returncode is None:
+            self._stopped = True
+            # The session may be closing in its own thread meanwhile: then it is gone already.
+            with contextlib.suppress(OSError):
+                self.process.kill()
+            self.backend.terminate(self.sandbox_id)  # a container outlives its client process
 
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""
@@ -348,7 +359,11 @@ class SandboxSession:
     def _time_out(self) -> SandboxTimeout:
         self.killed_for_time = True
         self.close()
-        return SandboxTimeout("the submission ran past its time limit and was stopped")
+        return SandboxTimeout(
+            "the submission ran past its time limit and was stopped. What usually causes this: a loop that "
+            "never ends (a while loop whose condition never changes), a Python loop over every element where "
+            "one jnp operation would do, or a call that waits (input(), time.sleep)"
+        )
 
     def _send(self, frame: bytes, deadline: float) -> None:
         if self.sent is not None:

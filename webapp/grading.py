@@ -129,11 +129,13 @@ def grade_code(
     include_hidden: bool,
     notebook: str = "",
     on_test: Callable[[dict[str, Any]], None] | None = None,
+    on_session: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Grade ``code`` for problem ``slug`` in a warm sandbox; the report as JSON-ready data.
 
     With ``notebook`` (its JSON), the notebook is graded instead, run as Jupyter runs it.
-    ``on_test`` gets each test's outcome as soon as it ends (``TestResult.to_live_dict``).
+    ``on_test`` gets each test's outcome as soon as it ends (``TestResult.to_live_dict``);
+    ``on_session`` the sandbox session before anything runs in it (its ``stop()`` cancels).
     Every mistake of the student's (syntax, a magic, a wrong answer, a limit) comes back as a
     verdict in the report; only a fault of the platform raises.
     """
@@ -151,6 +153,8 @@ def grade_code(
         refused.message = str(exc)
         return refused.to_dict()
     with sandbox_pool(PoolKind(device=problem.sandbox_device, notebook=source.is_notebook)).sandbox() as session:
+        if on_session is not None:
+            on_session(session)
         report = grade_submission(
             problem,
             source,

@@ -1,11 +1,13 @@
-"""``make screenshots``: the problem page, a failing result and the JAX insight panel, as a
-student sees them, at 1400×900 and 390×844, for a reviewer to look at.
+"""``make screenshots``: the problem page and its console (the tests Run checks, a failing
+result, a run under way with its clock and Cancel, the JAX insight), as a student sees them, at
+1400×900 and 390×844, for a reviewer to look at.
 
 Run: .venv/bin/python -m tests.webapp.screenshots [OUT_DIR]   (default out/screenshots)
 
 Starts the site as ``make run`` does on a throwaway database (real worker, sandbox and JAX),
-signs a student up in Debian's chromium, fails a visible test, opens the insight panel,
-then submits the reference and compares; writes one PNG per step and size.
+signs a student up in Debian's chromium, fails a visible test, opens the insight tab, starts
+an endless loop and cancels it, then submits the reference and compares; writes one PNG per
+step and size.
 """
 
 from __future__ import annotations
@@ -43,12 +45,24 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     expect(page.get_by_test_id("verdict")).to_contain_text("Wrong answer", timeout=VERDICT_TIMEOUT_MS)
     page.locator("table.tests").scroll_into_view_if_needed()
     shot("failing-result")
+    page.get_by_role("tab", name="JAX insight").click()
     page.get_by_test_id("insight").get_by_text("StableHLO").first.click()
     page.get_by_test_id("insight").scroll_into_view_if_needed()
     shot("insight")
+    page.get_by_role("tab", name="Testcases").click()
+    shot("testcases")
+    write_code(page, "def aot_compiled_sum(x):\n    while True:\n        pass\n")
+    page.get_by_role("button", name="Run visible tests").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("running", timeout=VERDICT_TIMEOUT_MS)
+    page.wait_for_timeout(1500)
+    shot("running-with-cancel")
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("Cancelled", timeout=VERDICT_TIMEOUT_MS)
+    shot("cancelled")
     write_code(page, load_problem(SLUG).reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
     expect(page.get_by_test_id("verdict")).to_contain_text("Accepted", timeout=VERDICT_TIMEOUT_MS)
+    page.get_by_role("tab", name="JAX insight").click()
     page.get_by_test_id("artifacts-reference").scroll_into_view_if_needed()
     shot("insight-with-reference")
     return shots

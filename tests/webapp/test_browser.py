@@ -14,6 +14,7 @@ import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -392,3 +393,63 @@ def test_a_date_written_by_the_page_script_reads_as_the_server_writes_it(page: P
     page.reload()
     page.get_by_role("tab", name="Submissions").click()
     assert DATE.match(added) and page.locator('#history td[data-label="When"]').first.inner_text().strip() == added
+
+
+ENDLESS_LOOP = "def aot_compiled_sum(x):\n    while True:\n        pass\n"
+
+
+def test_a_long_run_shows_its_clock_against_the_limit_and_cancel_stops_it(page: Page, site: str) -> None:
+    sign_up(page, site, "canceller")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    write_code(page, ENDLESS_LOOP)
+    page.get_by_role("button", name="Run visible tests").click()
+    clock = page.get_by_test_id("elapsed")
+    expect(clock).to_contain_text(re.compile(r"^\d+\.\d s of at most 60 s$"))
+    expect(page.get_by_test_id("verdict")).to_contain_text("running", timeout=VERDICT_TIMEOUT_MS)
+    first = clock.inner_text()
+    page.wait_for_timeout(500)
+    assert clock.inner_text() != first  # it counts
+    page.get_by_role("button", name="Cancel").click()
+    # Stopped long before the limit (how soon is measured by bench.web_verdict --cancel).
+    expect(page.get_by_test_id("verdict")).to_contain_text("Cancelled", timeout=5_000)
+    expect(page.get_by_test_id("result")).to_contain_text("you stopped it after")
+    expect(page.get_by_role("button", name="Cancel")).to_be_hidden()
+    expect(clock).to_have_text("")
+    expect(page.get_by_role("button", name="Run visible tests")).to_be_enabled()
+    page.get_by_role("tab", name="Submissions").click()
+    expect(page.locator("#history tbody tr").first).to_contain_text("cancelled")
+
+
+def test_every_page_names_itself_and_the_home_page_says_where_to_start(browser: Browser, site: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site}/")
+    expect(page.get_by_test_id("intro")).to_contain_text("Start with section 1")
+    expect(page.get_by_test_id("intro").get_by_role("link", name="Sign up")).to_be_visible()
+    # A skip link, first in the tab order, jumps over the header.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the content")).to_be_focused()
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    invite = page.get_by_test_id("invite")
+    expect(invite.get_by_role("link", name="Sign up")).to_be_visible()
+    titles = {}
+    for path in ("/", "/problems/aot_compiled_sum/", "/accounts/login/", "/accounts/signup/"):
+        page.goto(f"{site}{path}")
+        expect(page.locator("h1")).to_have_count(1)
+        titles[path] = (page.title(), page.locator("h1").inner_text())
+    assert len({title for title, _ in titles.values()}) == len(titles), titles
+    assert titles["/problems/aot_compiled_sum/"][0].startswith(titles["/problems/aot_compiled_sum/"][1])
+    context.close()
+
+
+def test_the_dark_theme_follows_the_system_setting(browser: Browser, site: str) -> None:
+    def background(scheme: Literal["light", "dark"]) -> str:
+        context = browser.new_context(color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{site}/")
+        color = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        context.close()
+        return color
+
+    assert background("light") == "rgb(255, 255, 255)"
+    assert background("dark") == "rgb(22, 24, 28)"

@@ -87,7 +87,7 @@ def test_anonymous_visitors_read_the_statement_and_are_asked_to_sign_in(client, 
     page = client.get(reverse("catalog:detail", args=["aot_compiled_sum"])).content.decode()
     assert "Why this matters" in page and "Worked mini-example" in page and "Common pitfalls" in page
     assert '<details class="hint"><summary>Hint 1 of ' in page
-    assert "Sign in</a> to attempt this problem and view the solution." in page
+    assert ">Sign up</a>" in page and "sign in</a> to attempt this problem and view the solution" in page
     assert "<textarea" not in page
 
 

@@ -48,6 +48,7 @@ class Problem(models.Model):
     objective = models.TextField(blank=True)  # what the problem teaches, one sentence
     prerequisites = models.JSONField(default=list)  # slugs of the problems to do first
     minutes = models.PositiveIntegerField(default=0)  # the estimated time it takes
+    time_limit_s = models.FloatField(default=60.0)  # a grading's sandbox stops after this (the page shows it)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -89,6 +90,7 @@ class Problem(models.Model):
                 "objective": source.objective,
                 "prerequisites": list(source.prerequisites),
                 "minutes": source.minutes,
+                "time_limit_s": source.time_limit_s,
             },
         )
         return problem

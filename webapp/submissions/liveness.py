@@ -29,13 +29,13 @@ T = TypeVar("T")
 
 
 @contextmanager
-def beating(beat: Callable[[], object], name: str) -> Iterator[None]:
-    """Call ``beat()`` every HEARTBEAT_S seconds, in a thread, while the block runs."""
+def beating(beat: Callable[[], object], name: str, *, every: float = HEARTBEAT_S) -> Iterator[None]:
+    """Call ``beat()`` every ``every`` seconds, in a thread, while the block runs."""
     stop = threading.Event()
 
     def run() -> None:
         try:
-            while not stop.wait(HEARTBEAT_S):
+            while not stop.wait(every):
                 try:
                     beat()
                 except DatabaseError:  # a locked or restarting database, say: the next beat will do

@@ -11,6 +11,7 @@ machine) its heartbeat stops; any worker then gives the submission a new attempt
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -29,6 +30,8 @@ from webapp.submissions import liveness
 from webapp.submissions.tasks import grade
 
 logger = logging.getLogger(__name__)
+# How often a grading worker looks for its student's Cancel: the sandbox stops within this.
+CANCEL_POLL_S = 0.2
 
 
 class Refused(Exception):
@@ -56,6 +59,8 @@ class Submission(models.Model):
         GRADED = "graded"
         # The platform failed to grade it, several times over: not the student's fault.
         FAILED = "failed"
+        # The student stopped it (Cancel) before it was graded.
+        CANCELLED = "cancelled"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="submissions")
@@ -88,6 +93,8 @@ class Submission(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the student pressed Cancel: its worker stops the sandbox within CANCEL_POLL_S.
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -153,6 +160,7 @@ class Submission(models.Model):
             heartbeat_at=None,
             started_at=None,
             finished_at=None,
+            cancel_requested_at=None,
             verdict="",
             score=None,
             max_score=None,
@@ -201,7 +209,23 @@ class Submission(models.Model):
                 logger.warning("submission %s: its progress could not be written", submission_id)
                 connection.close()  # broken (a restarting database, say): the next write opens a new one
 
-        with liveness.beating(lambda: this_attempt.update(heartbeat_at=timezone.now()), f"submission {submission_id}"):
+        # A Cancel stops the sandbox at once: the grading then ends as after any crash, and
+        # the cancellation, not that report, is written.
+        sessions: list[Any] = []
+        cancelled = threading.Event()
+
+        def look_for_cancel() -> None:
+            if not cancelled.is_set() and this_attempt.filter(cancel_requested_at__isnull=False).exists():
+                cancelled.set()
+            if cancelled.is_set():  # again at every look: the sandbox may have been taken since
+                for session in sessions:
+                    session.stop()
+
+        name = f"submission {submission_id}"
+        with (
+            liveness.beating(lambda: this_attempt.update(heartbeat_at=timezone.now()), name),
+            liveness.beating(look_for_cancel, f"{name} (cancel)", every=CANCEL_POLL_S),
+        ):
             try:
                 report = grading.grade_code(
                     submission.problem.slug,
@@ -209,11 +233,34 @@ class Submission(models.Model):
                     include_hidden=submission.kind == cls.Kind.SUBMIT,
                     notebook=submission.notebook,
                     on_test=test_ended,
+                    on_session=sessions.append,
                 )
             except Exception as exc:
+                if cancelled.is_set():
+                    return submission._cancelled(attempt)
                 logger.exception("grading submission %s failed", submission_id)
                 return submission._finish(attempt, None, f"the grader failed: {type(exc).__name__}: {exc}")
+        if cancelled.is_set():
+            return submission._cancelled(attempt)
         return submission._finish(attempt, report, "")
+
+    def _cancelled(self, attempt: int) -> str:
+        """Write the student's Cancel of this attempt (the tests that had ended are kept)."""
+        now = timezone.now()
+        seconds = (now - self.started_at).total_seconds() if self.started_at else 0.0
+        ended = type(self).objects.filter(pk=self.pk).values_list("progress", flat=True).first() or []
+        fields = {
+            "status": self.Status.CANCELLED,
+            "finished_at": now,
+            "heartbeat_at": None,
+            "verdict": "",
+            "report": {"message": f"Cancelled: you stopped it after {seconds:.1f} s.", "tests": ended},
+        }
+        written = liveness.outlasting_database_outages(
+            lambda: type(self).objects.filter(pk=self.pk, attempt=attempt, status=self.Status.RUNNING).update(**fields),
+            f"submission {self.pk}: its cancellation",
+        )
+        return str(self.Status.CANCELLED) if written else "superseded"
 
     def _finish(self, attempt: int, report: dict[str, Any] | None, failure: str) -> str:
         fields: dict[str, Any] = {"finished_at": timezone.now(), "heartbeat_at": None}
@@ -321,7 +368,24 @@ class Submission(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.status in (self.Status.GRADED, self.Status.FAILED)
+        return self.status in (self.Status.GRADED, self.Status.FAILED, self.Status.CANCELLED)
+
+    def cancel(self) -> bool:
+        """The student's Cancel; False when there is nothing left to stop (it is finished).
+
+        A queued submission is cancelled here and now (no worker will claim it: workers claim
+        only queued ones). A running one is marked, and its worker, which looks every
+        ``CANCEL_POLL_S``, stops its sandbox and writes the cancellation.
+        """
+        now = timezone.now()
+        mine = type(self).objects.filter(pk=self.pk)
+        queued = mine.filter(status=self.Status.QUEUED).update(
+            status=self.Status.CANCELLED,
+            cancel_requested_at=now,
+            finished_at=now,
+            report={"message": "Cancelled before it started.", "tests": []},
+        )
+        return bool(queued or mine.filter(status=self.Status.RUNNING).update(cancel_requested_at=now))
 
     @property
     def accepted(self) -> bool:

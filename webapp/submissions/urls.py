@@ -10,5 +10,6 @@ urlpatterns = [
     path("problems/<slug:slug>/solution/", views.solution, name="solution"),
     path("submissions/<int:pk>/", views.detail, name="detail"),
     path("submissions/<int:pk>/status/", views.status, name="status"),
+    path("submissions/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("progress/", views.progress, name="progress"),
 ]

@@ -40,7 +40,11 @@ def create(request: SignedInRequest, slug: str, kind: str) -> HttpResponse:
         context = {"problem": problem, "message": refusal}
         return render(request, "submissions/refused.html", context, status=refusal.status)
     if wants_json(request):
-        urls = {"status_url": status_url(submission), "page_url": submission_url(submission)}
+        urls = {
+            "status_url": status_url(submission),
+            "page_url": submission_url(submission),
+            "cancel_url": reverse("submissions:cancel", args=[submission.pk]),
+        }
         return JsonResponse({**live_state(submission), **urls}, status=202)
     return redirect("submissions:detail", submission.pk)
 
@@ -83,6 +87,19 @@ def status(request: SignedInRequest, pk: int) -> JsonResponse:
     if since.isascii() and since.isdigit() and len(since) <= 9 and not submission.finished:
         return JsonResponse(submission.live_progress(int(since)))
     return JsonResponse(live_state(submission, for_staff=request.user.is_staff))
+
+
+@login_required
+@require_POST
+def cancel(request: SignedInRequest, pk: int) -> HttpResponse:
+    """The student's Cancel of a submission being graded (or still queued): its sandbox stops
+    within ``CANCEL_POLL_S``; the page keeps polling and shows the cancellation. Staff may
+    cancel anyone's, like they may read anyone's."""
+    submission = own_submission(request, pk)
+    stopping = submission.cancel()
+    if wants_json(request):
+        return JsonResponse({"cancelling": stopping}, status=202 if stopping else 409)
+    return redirect("submissions:detail", submission.pk)
 
 
 def live_state(submission: Submission, *, for_staff: bool = False) -> dict[str, Any]:

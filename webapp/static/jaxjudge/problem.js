@@ -9,7 +9,12 @@
   const draftState = document.getElementById("draft-state");
   const csrf = form.elements.namedItem("csrfmiddlewaretoken").value;
   const POLL_MS = 250;
+  const cancelButton = form.querySelector('[data-action="cancel"]');
+  const elapsed = document.getElementById("elapsed");
+  const timeLimit = Number(form.dataset.timeLimit) || 0;
+  const gradeButtons = () => form.querySelectorAll('button[data-action="run"], button[data-action="submit"]');
   let busy = false;
+  let cancelUrl = null;
 
   function element(tag, text, className) {
     const node = document.createElement(tag);
@@ -74,7 +79,7 @@
 
   // While grading, each poll asks only for what changed (the tests that ended since the last
   // one); the result, rendered by the server, comes once, when the grading is finished.
-  async function poll(url, started) {
+  async function poll(url) {
     let shown = 0;
     for (;;) {
       const response = await fetch(`${url}?since=${shown}`, { headers: { Accept: "application/json" } });
@@ -89,18 +94,51 @@
       if (list) list.append(...data.tests.map(liveTest));
       shown = data.tests_ended;
       if (verdict) {
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
         const ended = shown === 1 ? "1 test ended" : `${shown} tests ended`;
-        verdict.textContent = `${data.status}… ${ended}, ${seconds} s`;
+        verdict.textContent = `${data.status}… ${ended}`;
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
+  // While a grading runs: a clock against the problem's time limit, and Cancel.
+  function startWatching(url) {
+    cancelUrl = url;
+    const started = performance.now();
+    const tick = () => {
+      const seconds = (performance.now() - started) / 1000;
+      elapsed.textContent = `${seconds.toFixed(1)} s` + (timeLimit ? ` of at most ${timeLimit} s` : "");
+    };
+    tick();
+    const clock = setInterval(tick, 100);
+    if (cancelButton && url) {
+      cancelButton.hidden = false;
+      cancelButton.disabled = false;
+      cancelButton.textContent = "Cancel";
+    }
+    return () => {
+      clearInterval(clock);
+      elapsed.textContent = "";
+      if (cancelButton) cancelButton.hidden = true;
+      cancelUrl = null;
+    };
+  }
+
+  if (cancelButton) {
+    cancelButton.addEventListener("click", async () => {
+      if (!cancelUrl) return;
+      cancelButton.disabled = true;
+      cancelButton.textContent = "Cancelling…";
+      await fetch(cancelUrl, { method: "POST", headers: { Accept: "application/json", "X-CSRFToken": csrf } });
+      // The poll sees the grading end as cancelled (or graded, if it was quicker).
+    });
+  }
+
   async function grade(button) {
     if (busy) return;
     busy = true;
-    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    for (const b of gradeButtons()) b.disabled = true;
+    let stopWatching = () => {};
     try {
       const response = await fetch(button.getAttribute("formaction"), {
         method: "POST",
@@ -114,12 +152,14 @@
       }
       render(data);
       showTab("result");
+      stopWatching = startWatching(data.cancel_url);
       await follow(data.status_url, data.page_url);
     } catch (error) {
       result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
     } finally {
+      stopWatching();
       busy = false;
-      for (const b of form.querySelectorAll("button")) b.disabled = false;
+      for (const b of gradeButtons()) b.disabled = false;
     }
   }
 
@@ -128,7 +168,7 @@
   async function follow(statusUrl, pageUrl) {
     result.setAttribute("aria-busy", "true");
     try {
-      addToHistory(await poll(statusUrl, performance.now()), pageUrl);
+      addToHistory(await poll(statusUrl), pageUrl);
     } finally {
       result.removeAttribute("aria-busy");
     }
@@ -139,14 +179,16 @@
     const statusUrl = result.dataset.statusUrl;
     if (!statusUrl) return;
     busy = true;
-    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    for (const b of gradeButtons()) b.disabled = true;
+    const stopWatching = startWatching(result.dataset.cancelUrl);
     try {
       await follow(statusUrl, result.dataset.pageUrl);
     } catch (error) {
       result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
     } finally {
+      stopWatching();
       busy = false;
-      for (const b of form.querySelectorAll("button")) b.disabled = false;
+      for (const b of gradeButtons()) b.disabled = false;
     }
   }
 
