@@ -49,6 +49,8 @@ COST_KEYS = {"flops": "flops", "transcendentals": "transcendentals", "bytes acce
 # number is often meant (a static argument), so only many of them are.
 REPEATS_WORTH_A_WARNING = 3
 VALUES_WORTH_A_WARNING = 5
+# Compiles of an entry point never jitted (op by op) worth a sentence for a beginner.
+EAGER_PROGRAMS_WORTH_A_NOTE = 5
 
 
 def sandbox_artifacts(proxy: SubmissionProxy) -> dict[str, Any] | None:
@@ -89,11 +91,14 @@ def collect(
     insight: dict[str, Any] = {
         "schema": INSIGHT_SCHEMA,
         "load": _timing(proxy.load_events),
-        "calls": [_call_row(call) for call in visible[:MAX_LISTED_CALLS]],
+        # A call in which JAX did nothing (plain Python, or a cached executable run in no time)
+        # is not a row: the table is about what JAX did. How many were left out is said.
+        "calls": [_call_row(call) for call in visible[:MAX_LISTED_CALLS] if _did_something(call.events)],
+        "quiet_calls": sum(not _did_something(call.events) for call in visible[:MAX_LISTED_CALLS]),
         "visible_totals": _totals(visible),
         "hidden_totals": {"calls": len(calls) - len(visible)},
         "warnings": warnings_for(calls),
-        "notes": notes_for(calls, parameter_names(reference)),
+        "notes": notes_for(calls, parameter_names(reference), jitted_at_load=bool(proxy.load_events.jit)),
     }
     if proxy.first_visible_call is not None:
         name, args, kwargs = proxy.first_visible_call
@@ -116,6 +121,10 @@ def _timing(events: JaxEvents) -> dict[str, Any]:
         "run_s": round(run, 4),
         "total_s": round(events.seconds, 4),
     }
+
+
+def _did_something(events: JaxEvents) -> bool:
+    return bool(events.trace_events or events.lowering_events or events.backend_compile_events)
 
 
 def _call_row(call: CallRecord) -> dict[str, Any]:
@@ -156,14 +165,27 @@ def warnings_for(calls: list[CallRecord]) -> list[str]:
     return found
 
 
-def notes_for(calls: list[CallRecord], parameters: dict[str, list[str]] | None = None) -> list[str]:
-    """What is worth knowing but may well be meant: a compile per value of a Python number.
+def notes_for(
+    calls: list[CallRecord], parameters: dict[str, list[str]] | None = None, *, jitted_at_load: bool = False
+) -> list[str]:
+    """What is worth knowing but may well be meant: a function never jitted, whose operations
+    each compiled on their own; a compile per value of a Python number.
 
     ``parameters``: the entry points' parameter names (the reference's), to name the argument
-    whose values changed; without them it is told by its position.
+    whose values changed; without them it is told by its position. ``jitted_at_load``: the
+    code called ``jax.jit`` when it loaded (a decorated function, say), so no call is "not jitted".
     """
     found: list[str] = []
     for name, made in _entry_point_calls(calls).items():
+        # No jax.jit anywhere: every jnp operation ran as a program of its own.
+        eager = [call for call in made if not call.events.jit and not call.events.lower]
+        programs = sum(call.events.backend_compile_events for call in eager)
+        if not jitted_at_load and len(eager) == len(made) and programs >= EAGER_PROGRAMS_WORTH_A_NOTE:
+            found.append(
+                f"{name} is not jitted: JAX ran each jnp operation on its own and compiled {programs} small "
+                f"programs for it in {len(made)} calls (one per operation and input shape). Under jax.jit the "
+                "whole function becomes one program per input shape, which XLA can fuse."
+            )
         values = {call.scalars for call in made if call.scalars and call.events.backend_compile_events}
         if len(values) >= VALUES_WORTH_A_WARNING:
             places = sorted({where for value in values for where, _ in value}, key=lambda w: (not w.isdigit(), w))

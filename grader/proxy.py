@@ -394,6 +394,8 @@ class RemoteHandle:
 
     def __init__(self, proxy: SubmissionProxy, ref: protocol.HandleRef) -> None:
         self._proxy, self._ref = proxy, ref
+        # How its calls are named in the insight: what made it (``jit(f)``), when the harness knows.
+        self.label = ""
 
     @property
     def type_name(self) -> str:
@@ -431,7 +433,12 @@ class RemoteHandle:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._proxy._request(
-            protocol.CALL, f"<{self.short_type}>", target=self._ref.id, method=None, args=args, kwargs=kwargs
+            protocol.CALL,
+            self.label or f"<{self.short_type}>",
+            target=self._ref.id,
+            method=None,
+            args=args,
+            kwargs=kwargs,
         )
 
     def call_method(self, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -569,12 +576,13 @@ class SubmissionProxy:
         specs = [[spec, {}] if isinstance(spec, str) else [spec[0], dict(spec[1])] for spec in transforms]
         label = function if isinstance(function, str) else f"<{function.short_type}>"
         for name, _ in specs:
-            label = f"{name}({label})"
+            label = f"jax.{name}({label})"
         handle = self._request(protocol.TRANSFORM, label, target=target, transforms=specs)
         if not isinstance(handle, RemoteHandle):
             raise _submission_exception_class(RuntimeError)(f"{function} is not a function")
         if isinstance(function, str):
             self._transformed_from[handle._ref.id] = (function, tuple(transforms))
+        handle.label = label
         return handle
 
     def jaxpr(

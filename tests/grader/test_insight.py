@@ -121,8 +121,8 @@ def test_static_power_is_traced_with_its_python_number_static_and_noted(graded):
 
 
 def test_the_note_names_the_argument_whose_values_each_compiled():
-    def compiled(*scalars):
-        return CallRecord("power", JaxEvents(backend_compile_events=1), (), scalars)
+    def compiled(*scalars):  # a jitted power, its n static
+        return CallRecord("power", JaxEvents(backend_compile_events=1, jit=1), (), scalars)
 
     calls = [compiled(("1", str(n)), ("dtype", "1")) for n in range(6)]  # a keyword that never changes
     reference = types.ModuleType("reference")
@@ -178,3 +178,25 @@ def test_what_the_sandbox_sends_is_checked_capped_and_made_printable():
     assert "stablehlo" not in clean and "extra" not in clean
     assert clean["cost"] == {"transcendentals": 2.0}
     assert artifacts_from_wire(["not", "a", "dict"]) == {"failed": "the sandbox sent no insight"}
+
+
+def test_a_function_never_jitted_is_told_in_a_sentence_with_its_count_of_programs():
+    def eager(compiles, jit=0):
+        return CallRecord("relu", JaxEvents(backend_compile_events=compiles, jit=jit), ())
+
+    [note] = notes_for([eager(3), eager(2), eager(2)])
+    assert note.startswith("relu is not jitted: JAX ran each jnp operation on its own and compiled 7 small programs")
+    assert notes_for([eager(3), eager(2)], jitted_at_load=True) == []  # @jax.jit at module level
+    assert notes_for([eager(3), eager(2, jit=1)]) == []  # one call went through jax.jit
+    assert notes_for([eager(2), eager(2)]) == []  # too few programs to be worth a sentence
+
+
+@pytest.mark.slow
+def test_rows_are_named_by_what_made_them_and_calls_where_jax_did_nothing_are_counted(graded):
+    report = graded("loop_sum_squares")
+    names = [row["call"] for row in report.insight["calls"]]
+    assert "jax.jit(loop_sum_squares)" in names, names
+    assert not any(name.startswith("<") for name in names), names
+    predicted = graded("predict_retraces")
+    # Its code predicts without running JAX: no row of zeros, a count instead.
+    assert predicted.insight["calls"] == [] and predicted.insight["quiet_calls"] >= 1
