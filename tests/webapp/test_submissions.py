@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import html
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -200,7 +203,7 @@ def test_the_solution_is_hidden_until_the_student_reveals_it(client, catalog, st
     assert anonymous.status_code == 302 and anonymous.url.startswith(reverse("login"))
 
     client.force_login(student)
-    before = client.get(url).content.decode()
+    before = page_text(client.get(url).content.decode())
     assert REFERENCE_LINE not in before
     assert "Reveal the solution" in before
 
@@ -208,9 +211,40 @@ def test_the_solution_is_hidden_until_the_student_reveals_it(client, catalog, st
 
     assert revealed.status_code == 302 and revealed.url == url
     assert Progress.objects.get(user=student, problem__slug=SLUG).solution_viewed_at is not None
-    after = client.get(url).content.decode()
-    assert REFERENCE_LINE in after
+    after = page_text(client.get(url).content.decode())
+    assert REFERENCE_LINE in after  # highlighted: its words in spans of their own
     assert "Reveal the solution" not in after
+
+
+def page_text(page: str) -> str:
+    """What a page reads as, tags taken out."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_after_solving_the_solution_is_an_editorial_with_the_students_code_and_the_next_problem(
+    client, catalog, student
+):
+    insight = {"artifacts": {"cost": {"flops": 4.0}}, "reference": {"cost": {"flops": 3.0}}}
+    accepted = make_submission(
+        student,
+        code="def aot_compiled_sum(x):\n    return my_own_way(x)\n",
+        status=Submission.Status.GRADED,
+        verdict="accepted",
+        report={"insight": insight, "tests": []},
+    )
+    Progress.refresh(student.pk, accepted.problem_id)
+    client.force_login(student)
+    page = client.get(reverse("submissions:solution", args=[SLUG])).content.decode()
+    text = page_text(page)
+    assert REFERENCE_LINE in text and "return my_own_way(x)" in text
+    assert 'class="highlight"' in page  # both highlighted
+    why = ast.get_docstring(ast.parse(load_problem(SLUG).reference_solution.read_text()))
+    assert why and " ".join(why.split()[:6]) in " ".join(text.split())
+    assert "What each compiled to" in text and "4 FLOPs" in " ".join(text.split())
+    ordered = list(Problem.objects.all())
+    following = ordered[[problem.slug for problem in ordered].index(SLUG) + 1]
+    assert f'href="{reverse("catalog:detail", args=[following.slug])}"' in page
+    assert f"Next in the course: {following.title}" in " ".join(text.split())
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ code and results (another student's submission is a 404, as if it did not exist)
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from django.conf import settings
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from webapp import grading
 from webapp.accounts.requests import SignedInRequest
+from webapp.catalog.markdown import highlighted_python
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Draft, Progress, Refused, Submission
 
@@ -152,8 +154,38 @@ def solution(request: SignedInRequest, slug: str) -> HttpResponse:
     progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
     context: dict[str, Any] = {"problem": problem, "progress": progress}
     if progress.may_see_solution:
-        context["solution"] = grading.reference_solution_text(slug)
+        context.update(editorial(request.user, problem, grading.reference_solution_text(slug)))
     return render(request, "submissions/solution.html", context)
+
+
+def editorial(user: Any, problem: Problem, reference: str) -> dict[str, Any]:
+    """The solution page after an attempt: the reference highlighted, why it works (its
+    docstring), the student's accepted code beside it with what each compiled to, and the
+    problem after this one in the course."""
+    try:
+        why = ast.get_docstring(ast.parse(reference)) or ""
+    except SyntaxError:
+        why = ""
+    accepted = (
+        Submission.objects.filter(
+            user=user, problem=problem, kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict="accepted"
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    insight = ((accepted.report or {}).get("insight") or {}) if accepted else {}
+    ordered = list(Problem.objects.all())
+    position = next((index for index, other in enumerate(ordered) if other.pk == problem.pk), len(ordered))
+    return {
+        "solution": reference,
+        "solution_html": highlighted_python(reference),
+        "why": why,
+        "accepted": accepted,
+        "accepted_html": highlighted_python(accepted.code) if accepted else "",
+        "yours": insight.get("artifacts"),
+        "theirs": insight.get("reference"),
+        "next_problem": ordered[position + 1] if position + 1 < len(ordered) else None,
+    }
 
 
 @login_required
