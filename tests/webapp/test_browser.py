@@ -453,3 +453,54 @@ def test_the_dark_theme_follows_the_system_setting(browser: Browser, site: str) 
 
     assert background("light") == "rgb(255, 255, 255)"
     assert background("dark") == "rgb(22, 24, 28)"
+
+
+AXE = Path(__file__).resolve().parents[2] / "webapp" / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core's report, its serious and critical violations only. One exemption: CodeMirror's own
+# scroll container (tabindex -1) is reached from the keyboard through its editable content.
+AXE_CHECK = """async () => {
+  const report = await axe.run(document, { resultTypes: ["violations"] });
+  return report.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.html.slice(0, 160)) }))
+    .filter((v) => !(v.id === "scrollable-region-focusable"
+      && v.nodes.every((n) => n.includes('class="cm-scroller"'))));
+}"""
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by make setup (npm ci)")
+def test_no_page_has_a_serious_or_critical_accessibility_violation(browser: Browser, site: str) -> None:
+    found: dict[str, list[dict[str, object]]] = {}
+
+    def check(page: Page, name: str) -> None:
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(AXE_CHECK)
+        if violations:
+            found[name] = violations
+
+    for width, height, scheme in ((1400, 900, "light"), (390, 844, "dark")):
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        for path in ("/", "/problems/aot_compiled_sum/", "/accounts/login/", "/accounts/signup/"):
+            page.goto(f"{site}{path}")
+            check(page, f"{path} {width} {scheme}")
+        sign_up(page, site, f"axe{width}")
+        page.goto(f"{site}/problems/aot_compiled_sum/")
+        check(page, f"problem {width} {scheme}")
+        write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
+        page.get_by_role("button", name="Run visible tests").click()
+        expect_verdict(page, "Wrong answer")
+        check(page, f"result {width} {scheme}")
+        page.get_by_role("tab", name="JAX insight").click()
+        check(page, f"insight {width} {scheme}")
+        page.get_by_role("tab", name="Submissions").click()
+        page.locator("#history tbody a").first.click()
+        check(page, f"submission {width} {scheme}")
+        for path in ("/progress/", "/problems/aot_compiled_sum/solution/"):
+            page.goto(f"{site}{path}")
+            check(page, f"{path} {width} {scheme}")
+        page.get_by_role("button", name="Reveal the solution").click()
+        check(page, f"editorial {width} {scheme}")
+        context.close()
+    assert not found, found

@@ -6,6 +6,7 @@ themselves: no script and no font download on the page.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import nh3
@@ -40,7 +41,7 @@ ALLOWED_ATTRIBUTES = {
     "span": {"class"},
     "div": {"class"},
     "code": {"class"},
-    "pre": {"class"},
+    "pre": {"class", "tabindex"},
     **{tag: MATHML_ATTRIBUTES for tag in MATHML_TAGS},
 }
 
@@ -55,7 +56,7 @@ def _highlight(code: str, language: str, _attributes: str) -> str:
 
 def highlighted_python(code: str) -> str:
     """Python code as highlighted HTML (Pygments escapes the code)."""
-    return _highlight(code, "python", "")
+    return focusable_code(_highlight(code, "python", ""))
 
 
 def _math(display: str) -> Any:
@@ -77,4 +78,14 @@ _renderer.add_render_rule("math_block", _math("block"))
 
 def render_markdown(text: str) -> str:
     """Markdown to HTML that is safe to show: scripts, handlers and unknown tags removed."""
-    return nh3.clean(_renderer.render(text), tags=ALLOWED_TAGS | MATHML_TAGS, attributes=ALLOWED_ATTRIBUTES)
+    html = nh3.clean(_renderer.render(text), tags=ALLOWED_TAGS | MATHML_TAGS, attributes=ALLOWED_ATTRIBUTES)
+    return focusable_code(html)
+
+
+_PRE = re.compile(r"<pre(?=[ >])")
+
+
+def focusable_code(html: str) -> str:
+    """Code blocks reachable from the keyboard: a long line scrolls its block sideways, and a
+    region that scrolls must take focus to be scrolled without a mouse."""
+    return _PRE.sub('<pre tabindex="0"', html)

@@ -14,6 +14,7 @@
     const total = workspace.getBoundingClientRect().width;
     const width = Math.max(240, Math.min(total - 320, pixels));
     workspace.style.setProperty("--statement-width", `${width}px`);
+    splitter.setAttribute("aria-valuenow", String(Math.round((100 * width) / total)));  // the statement's share
     return width;
   }
   const saved = Number(localStorage.getItem(KEY));
@@ -75,6 +76,7 @@
       const total = work.getBoundingClientRect().height;
       const height = Math.max(120, Math.min(total - 200, pixels));
       work.style.setProperty("--console-height", `${height}px`);
+      divider.setAttribute("aria-valuenow", String(Math.round((100 * (total - height)) / total)));  // the editor's
       return height;
     }
     const savedHeight = Number(localStorage.getItem(HEIGHT_KEY));
