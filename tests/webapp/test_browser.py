@@ -478,7 +478,8 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser: Brow
         if violations:
             found[name] = violations
 
-    for width, height, scheme in ((1400, 900, "light"), (390, 844, "dark")):
+    journeys: tuple[tuple[int, int, Literal["light", "dark"]], ...] = ((1400, 900, "light"), (390, 844, "dark"))
+    for width, height, scheme in journeys:
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
         context.set_default_timeout(15_000)
         page = context.new_page()
