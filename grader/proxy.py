@@ -14,6 +14,7 @@ reply that says the submission tampered with the runtime ends the submission
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import time
 from collections.abc import Callable
@@ -634,10 +635,9 @@ class SubmissionProxy:
             if key in fields:
                 fields[key] = self._to_wire(fields[key])
         waits: list[Callable[[], None]] = []
-        anticipated = self._anticipated(op, original)
+        start = self._starting(self._anticipated(op, original), waits)
         started = time.perf_counter()
         try:
-            start = (lambda: waits.append(anticipated())) if anticipated is not None else None
             reply_op, reply = self._session.request(op, while_waiting=start, **fields)
         except SandboxError as exc:
             self._failure = exc
@@ -668,6 +668,21 @@ class SubmissionProxy:
         if reply_op != protocol.OK or answer not in reply:
             raise _submission_exception_class(RuntimeError)(f"malformed reply {reply_op!r} from the sandbox")
         return self._from_wire(reply[answer])
+
+    @staticmethod
+    def _starting(
+        anticipated: Callable[[], Callable[[], None]] | None, waits: list[Callable[[], None]]
+    ) -> Callable[[], None] | None:
+        """What the session calls once the request is sent: starts the anticipated work and keeps
+        what waits for it. It never raises: the reply is read whatever the harness's extra work does."""
+        if anticipated is None:
+            return None
+
+        def start() -> None:
+            with contextlib.suppress(Exception):
+                waits.append(anticipated())
+
+        return start
 
     def _anticipated(self, op: str, fields: dict[str, Any]) -> Callable[[], Callable[[], None]] | None:
         """What starts the harness's work for this request while the sandbox computes it: for a

@@ -426,3 +426,33 @@ def test_exports_with_symbolic_shapes_are_recorded_by_dimension_name(submission)
     assert exported.in_avals == (ShapeDtype(("n",), "float32", abstract=True),)  # abstract values, by dimension name
     for length in (1, 7, 1000):
         assert_same_array(exported.call(jnp.ones(length)), jnp.asarray(float(length)))
+
+
+def test_the_harness_works_on_the_same_call_while_the_sandbox_computes_and_never_disturbs_it(submission):
+    asked = []
+
+    def anticipate(name, transforms, args, kwargs):
+        asked.append((name, transforms, [np.asarray(a).tolist() for a in args]))
+        return lambda: asked.append("waited")
+
+    submission.anticipate = anticipate
+    try:
+        x = jnp.arange(3, dtype=jnp.float32)
+        submission.aot(x)
+        submission.transformed("divide", ("vmap", {"in_axes": (0, None)}))(x, 2.0)
+        assert asked == [
+            ("aot", (), [[0.0, 1.0, 2.0]]),
+            "waited",
+            ("divide", (("vmap", {"in_axes": (0, None)}),), [[0.0, 1.0, 2.0], 2.0]),
+            "waited",
+        ]
+
+        def broken(*_):
+            raise RuntimeError("the harness's own mistake")
+
+        submission.anticipate = broken
+        # The request was sent before the anticipation failed: its reply is still read, in order.
+        assert_same_array(submission.aot(x), jnp.asarray(3.0, dtype=jnp.float32))
+        assert_same_array(submission.aot(x + 1), jnp.asarray(6.0, dtype=jnp.float32))
+    finally:
+        submission.anticipate = None
