@@ -429,7 +429,7 @@ def test_exports_with_symbolic_shapes_are_recorded_by_dimension_name(submission)
 
 
 def test_the_harness_works_on_the_same_call_while_the_sandbox_computes_and_never_disturbs_it(submission):
-    asked = []
+    asked: list[object] = []
 
     def anticipate(name, transforms, args, kwargs):
         asked.append((name, transforms, [np.asarray(a).tolist() for a in args]))
