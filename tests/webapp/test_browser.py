@@ -225,6 +225,29 @@ def test_hints_are_revealed_one_at_a_time_and_the_split_moves(page: Page, site: 
         splitter.press("ArrowRight")
     after = page.locator("section.statement").bounding_box()
     assert before and after and after["width"] >= before["width"] + 100
+    # The split is remembered: the next page opens with it where it was left.
+    page.reload()
+    remembered = page.locator("section.statement").bounding_box()
+    assert remembered and abs(remembered["width"] - after["width"]) <= 2
+
+
+def test_the_split_between_editor_and_console_moves_from_the_keyboard_and_is_remembered(page: Page, site: str) -> None:
+    page.set_viewport_size({"width": 1400, "height": 900})
+    sign_up(page, site, "resizer")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    console = page.get_by_test_id("console")
+    before = console.bounding_box()
+    divider = page.get_by_role("separator", name="Resize the console")
+    divider.focus()
+    for _ in range(2):
+        divider.press("ArrowUp")
+    after = console.bounding_box()
+    assert before and after and after["height"] >= before["height"] + 60, (before, after)
+    value = int(divider.get_attribute("aria-valuenow") or 0)
+    assert 0 < value < 100
+    page.reload()
+    remembered = page.get_by_test_id("console").bounding_box()
+    assert remembered and abs(remembered["height"] - after["height"]) <= 2
 
 
 def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_editor(page: Page, site: str) -> None:

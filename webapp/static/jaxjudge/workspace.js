@@ -7,32 +7,43 @@
   const workspace = document.querySelector(".workspace");
   if (!workspace) return;
 
-  // The split: drag it, or focus it and use the arrow keys. Remembered for the next page.
-  const splitter = workspace.querySelector(".splitter");
-  const KEY = "jaxjudge.statementWidth";
-  function setWidth(pixels) {
-    const total = workspace.getBoundingClientRect().width;
-    const width = Math.max(240, Math.min(total - 320, pixels));
-    workspace.style.setProperty("--statement-width", `${width}px`);
-    splitter.setAttribute("aria-valuenow", String(Math.round((100 * width) / total)));  // the statement's share
-    return width;
+  // A split: drag it, or focus it and use the arrow keys; the size it gives is remembered for
+  // the next page. ``size(pixels)`` applies a size and returns it as applied; ``position(event)``
+  // is the size a pointer at that place asks for; ``current()`` the size now; ``keys`` the arrow
+  // keys that shrink and grow it.
+  function movable(divider, storageKey, { size, position, current, keys }) {
+    const saved = Number(localStorage.getItem(storageKey));
+    if (saved) size(saved);
+    divider.hidden = false;
+    const keep = (pixels) => localStorage.setItem(storageKey, String(size(pixels)));
+    divider.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      divider.setPointerCapture(event.pointerId);
+      const move = (e) => keep(position(e));
+      divider.addEventListener("pointermove", move);
+      divider.addEventListener("pointerup", () => divider.removeEventListener("pointermove", move), { once: true });
+    });
+    divider.addEventListener("keydown", (event) => {
+      const step = { [keys[0]]: -40, [keys[1]]: 40 }[event.key];
+      if (step === undefined) return;
+      event.preventDefault();
+      keep(current() + step);
+    });
   }
-  const saved = Number(localStorage.getItem(KEY));
-  if (saved) setWidth(saved);
-  splitter.hidden = false;
-  splitter.addEventListener("pointerdown", (event) => {
-    event.preventDefault();
-    splitter.setPointerCapture(event.pointerId);
-    const left = workspace.getBoundingClientRect().left;
-    const move = (e) => localStorage.setItem(KEY, String(setWidth(e.clientX - left)));
-    splitter.addEventListener("pointermove", move);
-    splitter.addEventListener("pointerup", () => splitter.removeEventListener("pointermove", move), { once: true });
-  });
-  splitter.addEventListener("keydown", (event) => {
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    event.preventDefault();
-    const current = workspace.querySelector(".statement").getBoundingClientRect().width;
-    localStorage.setItem(KEY, String(setWidth(current + (event.key === "ArrowLeft" ? -40 : 40))));
+
+  // Between statement and work; its value is the statement's share of the width.
+  const splitter = workspace.querySelector(".splitter");
+  movable(splitter, "jaxjudge.statementWidth", {
+    size(pixels) {
+      const total = workspace.getBoundingClientRect().width;
+      const width = Math.max(240, Math.min(total - 320, pixels));
+      workspace.style.setProperty("--statement-width", `${width}px`);
+      splitter.setAttribute("aria-valuenow", String(Math.round((100 * width) / total)));
+      return width;
+    },
+    position: (event) => event.clientX - workspace.getBoundingClientRect().left,
+    current: () => workspace.querySelector(".statement").getBoundingClientRect().width,
+    keys: ["ArrowLeft", "ArrowRight"],
   });
 
   // The console under the editor: tabs (arrow keys move between them, as in any tab list), the
@@ -70,31 +81,19 @@
     // problem.js asks for a tab (the result, when a grading starts); focus stays where it is.
     consoleBox.addEventListener("console-show", (event) => show(event.detail, false));
 
+    // Between editor and console; its value is the editor's share of the height.
     const divider = work.querySelector(".console-splitter");
-    const HEIGHT_KEY = "jaxjudge.consoleHeight";
-    function setHeight(pixels) {
-      const total = work.getBoundingClientRect().height;
-      const height = Math.max(120, Math.min(total - 200, pixels));
-      work.style.setProperty("--console-height", `${height}px`);
-      divider.setAttribute("aria-valuenow", String(Math.round((100 * (total - height)) / total)));  // the editor's
-      return height;
-    }
-    const savedHeight = Number(localStorage.getItem(HEIGHT_KEY));
-    if (savedHeight) setHeight(savedHeight);
-    divider.hidden = false;
-    divider.addEventListener("pointerdown", (event) => {
-      event.preventDefault();
-      divider.setPointerCapture(event.pointerId);
-      const bottom = work.getBoundingClientRect().bottom;
-      const move = (e) => localStorage.setItem(HEIGHT_KEY, String(setHeight(bottom - e.clientY)));
-      divider.addEventListener("pointermove", move);
-      divider.addEventListener("pointerup", () => divider.removeEventListener("pointermove", move), { once: true });
-    });
-    divider.addEventListener("keydown", (event) => {
-      if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
-      event.preventDefault();
-      const current = consoleBox.getBoundingClientRect().height;
-      localStorage.setItem(HEIGHT_KEY, String(setHeight(current + (event.key === "ArrowUp" ? 40 : -40))));
+    movable(divider, "jaxjudge.consoleHeight", {
+      size(pixels) {
+        const total = work.getBoundingClientRect().height;
+        const height = Math.max(120, Math.min(total - 200, pixels));
+        work.style.setProperty("--console-height", `${height}px`);
+        divider.setAttribute("aria-valuenow", String(Math.round((100 * (total - height)) / total)));
+        return height;
+      },
+      position: (event) => work.getBoundingClientRect().bottom - event.clientY,
+      current: () => consoleBox.getBoundingClientRect().height,
+      keys: ["ArrowDown", "ArrowUp"],
     });
   }
 
