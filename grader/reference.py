@@ -61,9 +61,7 @@ class ReferenceSolution:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._module, name)
-        if not callable(value):
-            return value
-        return lambda *args, **kwargs: self._call(name, value, args, kwargs)
+        return self.transformed(name) if callable(value) else value
 
     def transformed(self, name: str, *transforms: str | tuple[str, dict[str, Any]]) -> Callable[..., Any]:
         """The reference's function ``name`` under JAX transformations, innermost first, named
@@ -109,12 +107,11 @@ class ReferenceSolution:
         not anticipated again in this process.
         """
         try:
-            function = getattr(self._module, name)
-            identity, kept = self._composition(name, transforms) if callable(function) else (None, function)
+            identity, kept = self._composition(name, transforms)
         except (AttributeError, ValueError, TypeError):
             return _nothing
         key = input_key((args, sorted(kwargs.items())))
-        if identity is None or key is None or (identity, key) in _expected:
+        if not callable(kept) or key is None or (identity, key) in _expected:
             return _nothing
         asked = _anticipations.setdefault(identity, [0, 0])  # [started, then asked for]
         if asked[0] >= TRIAL_ANTICIPATIONS and asked[1] * 4 < asked[0]:
@@ -123,9 +120,6 @@ class ReferenceSolution:
         thread = threading.Thread(target=_work_out, args=(identity, (identity, key), kept, args, kwargs), daemon=True)
         thread.start()
         return thread.join
-
-    def _call(self, name: str, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return _answer((self._identity, name), function, args, kwargs)
 
     def __repr__(self) -> str:
         return "reference"  # short, so that failing examples do not print the module's path
@@ -168,13 +162,16 @@ def _work_out(
 ) -> None:
     """An anticipated answer, into the memory (in a thread of its own: see ``anticipate``)."""
     try:
-        answer = function(*args, **kwargs)
+        _keep(key, function(*args, **kwargs))
     except Exception:
         return
+    _unasked[key] = identity
+
+
+def _keep(key: Hashable, answer: Any) -> None:
     if len(_expected) >= MAX_CACHED_RESULTS:
         _expected.clear()
     _expected[key] = answer
-    _unasked[key] = identity
 
 
 def _answer(identity: Hashable, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -186,9 +183,7 @@ def _answer(identity: Hashable, function: Callable[..., Any], args: tuple[Any, .
     if anticipated_by is not None:
         _anticipations[anticipated_by][1] += 1
     if key not in _expected:
-        if len(_expected) >= MAX_CACHED_RESULTS:
-            _expected.clear()
-        _expected[key] = function(*args, **kwargs)
+        _keep(key, function(*args, **kwargs))
     result = _expected[key]
     # Lists and dicts are copied so that no test can change what the next one receives
     # (a shallow copy where they hold what cannot be copied, compiled executables say).
