@@ -134,12 +134,23 @@
     });
   }
 
-  async function grade(button) {
+  // One grading at a time: Run and Submit are off until it ends, and a failure is said.
+  async function exclusively(work) {
     if (busy) return;
     busy = true;
     for (const b of gradeButtons()) b.disabled = true;
-    let stopWatching = () => {};
     try {
+      await work();
+    } catch (error) {
+      result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
+    } finally {
+      busy = false;
+      for (const b of gradeButtons()) b.disabled = false;
+    }
+  }
+
+  function grade(button) {
+    return exclusively(async () => {
       const response = await fetch(button.getAttribute("formaction"), {
         method: "POST",
         body: new FormData(form),
@@ -152,44 +163,27 @@
       }
       render(data);
       showTab("result");
-      stopWatching = startWatching(data.cancel_url);
-      await follow(data.status_url, data.page_url);
-    } catch (error) {
-      result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
-    } finally {
-      stopWatching();
-      busy = false;
-      for (const b of gradeButtons()) b.disabled = false;
-    }
+      await follow(data.status_url, data.page_url, data.cancel_url);
+    });
   }
 
-  // Poll a grading to its end; screen readers wait for the verdict rather than read out every
-  // test as it ends.
-  async function follow(statusUrl, pageUrl) {
+  // Poll a grading to its end, its clock and Cancel shown meanwhile; screen readers wait for
+  // the verdict rather than read out every test as it ends.
+  async function follow(statusUrl, pageUrl, cancelUrl) {
+    const stopWatching = startWatching(cancelUrl);
     result.setAttribute("aria-busy", "true");
     try {
       addToHistory(await poll(statusUrl), pageUrl);
     } finally {
       result.removeAttribute("aria-busy");
+      stopWatching();
     }
   }
 
   // A grading still under way when the page opened (a reload mid-Submit) is followed as well.
-  async function resume() {
-    const statusUrl = result.dataset.statusUrl;
-    if (!statusUrl) return;
-    busy = true;
-    for (const b of gradeButtons()) b.disabled = true;
-    const stopWatching = startWatching(result.dataset.cancelUrl);
-    try {
-      await follow(statusUrl, result.dataset.pageUrl);
-    } catch (error) {
-      result.replaceChildren(element("p", `Something went wrong: ${error.message}`, "notice"));
-    } finally {
-      stopWatching();
-      busy = false;
-      for (const b of gradeButtons()) b.disabled = false;
-    }
+  function resume() {
+    const { statusUrl, pageUrl, cancelUrl } = result.dataset;
+    if (statusUrl) exclusively(() => follow(statusUrl, pageUrl, cancelUrl));
   }
 
   form.addEventListener("submit", (event) => {
