@@ -213,8 +213,9 @@ def test_what_cannot_be_anticipated_is_left_to_the_test():
         raise AssertionError("an anticipated error was remembered as an answer")
 
 
-def test_answers_never_asked_for_stop_being_anticipated():
-    module = types.ModuleType("anticipated_three")
+def squaring_reference(name: str) -> tuple[ReferenceSolution, list[int]]:
+    """A reference whose ``square`` counts its runs."""
+    module = types.ModuleType(name)
     runs: list[int] = []
 
     def square(x):
@@ -222,19 +223,15 @@ def test_answers_never_asked_for_stop_being_anticipated():
         return x * x
 
     module.square = square  # type: ignore[attr-defined]
-    reference = ReferenceSolution(module)
+    return ReferenceSolution(module), runs
+
+
+def test_answers_never_asked_for_stop_being_anticipated():
+    reference, runs = squaring_reference("anticipated_three")
     for value in range(12):
         reference.anticipate("square", (), (float(value),), {})()
     assert len(runs) == TRIAL_ANTICIPATIONS  # never asked for: not a question tests of this reference ask
-    other = types.ModuleType("anticipated_four")
-    asked: list[int] = []
-
-    def counted_square(x):
-        asked.append(1)
-        return x * x
-
-    other.square = counted_square  # type: ignore[attr-defined]
-    answering = ReferenceSolution(other)
+    answering, asked = squaring_reference("anticipated_four")
     for value in range(12):
         answering.anticipate("square", (), (float(value),), {})()
         assert answering.square(float(value)) == value * value
