@@ -75,6 +75,7 @@ def grade_submission(
     session: SandboxSession | None = None,
     insight: bool = True,
     on_test: Callable[[TestResult], None] | None = None,
+    stop_after: Callable[[TestResult], bool] | None = None,
 ) -> Report:
     """Grade ``source`` against the problem's visible tests and, unless told not to, hidden ones.
 
@@ -84,7 +85,9 @@ def grade_submission(
     (``grader.insight``; it costs one more request to the sandbox). ``on_test`` is called with
     each test's result as soon as it ends (visible tests first), for showing results as they
     come: its points are the test's weight until the report scores them all; if it raises, the
-    grading goes on as if it had not been given.
+    grading goes on as if it had not been given. ``stop_after``: end the grading after the first test
+    whose result it holds decisive, scored on the tests that ran; for showing that a solution is
+    rejected and why (validation), never for a student's score.
     """
     started = time.perf_counter()
     enable_compilation_cache()
@@ -107,7 +110,7 @@ def grade_submission(
         )
         session.use_problem_limits(limits)
         with session:
-            _grade_in_session(problem, source, session, include_hidden, report, insight, on_test)
+            _grade_in_session(problem, source, session, include_hidden, report, insight, on_test, stop_after)
         report.output = session.output + ("\n[output truncated]" if session.output_truncated else "")
         report.hidden_output = session.hidden_output
         report.sandbox = {**session.info, **report.sandbox}
@@ -123,6 +126,7 @@ def _grade_in_session(
     report: Report,
     insight: bool = True,
     on_test: Callable[[TestResult], None] | None = None,
+    stop_after: Callable[[TestResult], bool] | None = None,
 ) -> None:
     reference = load_reference(problem)
     try:
@@ -168,6 +172,7 @@ def _grade_in_session(
         example_seed=lambda test: example_seed(secret, problem.slug, source.text, test),
         before_hidden=take_insight,
         on_test=on_test,
+        stop_after=stop_after,
     )
     totals = proxy.total_events
     report.sandbox["compile_seconds"] = round(totals.compile_seconds, 4)
@@ -233,13 +238,22 @@ def run_tests(
     example_seed: Callable[[str], int] | None = None,
     before_hidden: Callable[[], None] | None = None,
     on_test: Callable[[TestResult], None] | None = None,
+    stop_after: Callable[[TestResult], bool] | None = None,
 ) -> GradingPlugin:
     """Run the problem's tests with pytest in this process; the plugin holds the results.
 
     ``example_seed`` gives each property test's seed by its name (derandomised without one);
-    ``before_hidden`` runs once, before the first hidden test; ``on_test`` after each test.
+    ``before_hidden`` runs once, before the first hidden test; ``on_test`` after each test;
+    ``stop_after``: no test runs after one whose result it holds decisive.
     """
-    plugin = GradingPlugin(proxy, reference, example_seed=example_seed, before_hidden=before_hidden, on_result=on_test)
+    plugin = GradingPlugin(
+        proxy,
+        reference,
+        example_seed=example_seed,
+        before_hidden=before_hidden,
+        on_result=on_test,
+        stop_after=stop_after,
+    )
     with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
         folder = Path(directory)
         (folder / "pytest.ini").write_text("[pytest]\n")

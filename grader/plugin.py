@@ -100,12 +100,14 @@ class GradingPlugin:
         example_seed: Callable[[str], int] | None = None,
         before_hidden: Callable[[], None] | None = None,
         on_result: Callable[[TestResult], None] | None = None,
+        stop_after: Callable[[TestResult], bool] | None = None,
     ) -> None:
         self._submission = submission
         self._before_hidden = before_hidden
         self._reference = reference
         self._example_seed = example_seed
         self._on_result = on_result
+        self._stop_after = stop_after
         self._hidden_started = False
         self._calls_before_test = 0
         self._shrink_seconds_left = SHRINK_SECONDS_PER_GRADING
@@ -212,6 +214,8 @@ class GradingPlugin:
             if called is not None and self._submission.entry_point_calls > self._calls_before_test:
                 result.failing_input = failing_input(*called, reference=self._reference)
         self.results.append(result)
+        if self._stop_after is not None and self._stop_after(result):
+            item.session.shouldstop = f"{item.name} decided the grading"
         if self._on_result is not None:
             try:
                 self._on_result(result)

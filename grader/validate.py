@@ -4,7 +4,8 @@ crosses into the sandbox, and the notebook runs as Jupyter runs it, each worked 
 printing what its statement shows.
 
 A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT``;
-without one, any verdict but ``accepted`` will do. The notebook is executed with nbclient and
+without one, any verdict but ``accepted`` will do. Each wrong solution but the first is graded
+until a test fails that way, not to the end: that test is what rejects it. The notebook is executed with nbclient and
 an IPython kernel, with the reference solution in place of the starter and without the hidden
 tests (the worked example, the solution and the visible tests' definitions must all run).
 Problems are validated in parallel processes, each with one warm sandbox pool for all the
@@ -14,13 +15,14 @@ problems it validates.
 from __future__ import annotations
 
 import ast
+import functools
 import graphlib
 import json
 import os
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +35,7 @@ from jupyter_client.manager import KernelManager
 from grader.harness import grade_submission
 from grader.pools import PoolKind, default_jobs, sandbox_pool
 from grader.problem import REPO_ROOT, Problem, all_problems, load_problem, printed_text
-from grader.report import Report
+from grader.report import Report, TestResult
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from grader.workers import worker_context
@@ -135,11 +137,13 @@ def _difference(printed: str, shown: str) -> str:
 def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     sent: list[bytes] = []
 
-    def grade(source: SubmissionSource, *, record: bool = False) -> Report:
+    def grade(
+        source: SubmissionSource, *, record: bool = False, stop_after: Callable[[TestResult], bool] | None = None
+    ) -> Report:
         with pool.sandbox() as session:
             if record:
                 session.sent = sent
-            return grade_submission(problem, source, session=session, insight=False)
+            return grade_submission(problem, source, session=session, insight=False, stop_after=stop_after)
 
     checks = []
     reference = grade(read_submission(problem.reference_solution))
@@ -150,10 +154,12 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
     for number, path in enumerate(wrong_solutions):
-        # The first wrong solution runs every hidden test against the reference: what the
-        # harness sent the sandbox then is checked below.
-        report = grade(read_submission(path), record=number == 0)
         wanted = expected_verdict(path)
+        # The first wrong solution runs every hidden test against the reference: what the
+        # harness sent the sandbox then is checked below. The others stop at the first test
+        # that fails as expected: that failure rejects them, with what a student would read.
+        rejected = None if number == 0 else functools.partial(_rejects, wanted)
+        report = grade(read_submission(path), record=number == 0, stop_after=rejected)
         ok = not report.accepted and (wanted is None or report.verdict == wanted)
         detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
@@ -164,6 +170,11 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     if wrong_solutions:
         checks.append(channel_check(problem, wrong_solutions[0].read_text(), b"".join(sent)))
     return checks
+
+
+def _rejects(wanted: Verdict | None, result: TestResult) -> bool:
+    """Whether a test's result rejects a wrong solution as its ``# expect:`` line says."""
+    return result.outcome != "passed" and (wanted is None or result.verdict == wanted)
 
 
 def hint_check(problem: Problem) -> Check:

@@ -158,6 +158,23 @@ def test_a_failure_to_tell_a_result_changes_nothing_of_the_grading(doubling):
     ]
 
 
+@pytest.mark.slow
+def test_a_grading_told_what_decides_it_stops_there_scored_on_what_ran(doubling):
+    wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"  # wrong on 3 elements and more
+    full = grade(doubling, wrong)
+    assert [t.outcome for t in full.tests] == ["passed", "failed", "failed"]
+    first_failure = grade(doubling, wrong, stop_after=lambda result: result.outcome != "passed")
+    assert [(t.name, t.outcome) for t in first_failure.tests] == [
+        ("test_doubles_one", "passed"),
+        ("test_doubles", "failed"),
+    ]
+    assert first_failure.verdict == "wrong_answer" and first_failure.message == "1 of 2 tests failed (1 hidden)."
+    # The rule decides, not a failure: told to stop at the first visible test, a right answer
+    # is graded on that test alone.
+    visible = grade(doubling, REFERENCE, stop_after=lambda result: not result.hidden)
+    assert [t.name for t in visible.tests] == ["test_doubles_one"] and visible.verdict == "accepted"
+
+
 def test_visible_only_skips_hidden_tests(doubling):
     report = grade(doubling, REFERENCE, include_hidden=False)
     assert [t.name for t in report.tests] == ["test_doubles_one"]
