@@ -17,6 +17,10 @@ from grader.problem import Problem, ProblemError, all_problems, load_problem, pr
 # sandbox. Created by the first grading of its kind (or by `warm_up`).
 __all__ = ["close_pools", "unenforced_limits"]  # for the worker command and the server
 
+# The name a workspace's code is graded under: its tracebacks and syntax errors say
+# 'File "solution.py", line 4', which the result links to that line of the editor.
+WORKSPACE_FILENAME = "solution.py"
+
 
 class InstallRefused(Exception):
     """A problem that cannot be installed; the message says why."""
@@ -146,7 +150,7 @@ def grade_code(
 
     problem = load_problem(slug)
     try:
-        source = notebook_source(notebook, "notebook.ipynb") if notebook else source_from_text(code, "solution.py")
+        source = notebook_source(notebook, "notebook.ipynb") if notebook else source_from_text(code, WORKSPACE_FILENAME)
     except SubmissionInputError as exc:
         verdict = Verdict.INVALID_SUBMISSION if notebook else Verdict.SYNTAX_ERROR
         refused = Report(problem=slug, verdict=verdict, score=0.0, max_score=problem.points)

@@ -443,6 +443,45 @@ def test_a_long_run_shows_its_clock_against_the_limit_and_cancel_stops_it(page: 
     expect(page.locator("#history tbody tr").first).to_contain_text("cancelled")
 
 
+RAISES_ON_LINE_5 = """import jax
+import jax.numpy as jnp
+
+def aot_compiled_sum(x):
+    return jax.jit(jnp.sum).lower(x).compile()(x) + undefined_name
+"""
+
+
+def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_there(page: Page, site: str) -> None:
+    sign_up(page, site, "linemarks")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    write_code(page, RAISES_ON_LINE_5)
+    page.get_by_role("button", name="Run visible tests").click()
+    expect_verdict(page, "Runtime error")
+    link = page.get_by_test_id("panel-result").locator("a[data-line='5']").first
+    expect(link).to_contain_text('File "solution.py", line 5')
+    editor = page.get_by_test_id("code-editor")
+    expect(editor.locator(".cm-error-line")).to_have_count(1)
+    expect(editor.locator(".cm-error-line")).to_contain_text("undefined_name")
+    expect(editor.locator(".cm-error-gutter")).to_have_text("5")
+    # The cursor is elsewhere; following the link puts it on that line, in the editor.
+    editor.locator(".cm-content").click()
+    page.keyboard.press("Control+Home")
+    expect(editor.locator(".cm-activeLine")).to_have_text("import jax")
+    link.click()
+    expect(editor.locator(".cm-activeLine")).to_contain_text("undefined_name")
+    expect(editor.locator(".cm-content")).to_be_focused()
+
+    # A syntax error marks its own line, and the marks of the last result go.
+    write_code(page, "def aot_compiled_sum(x):\n    return x +\n")
+    page.get_by_role("button", name="Run visible tests").click()
+    expect_verdict(page, "Syntax error")
+    expect(editor.locator(".cm-error-gutter")).to_have_text("2")
+    expect(editor.locator(".cm-error-line")).to_have_text("    return x +")
+    # After a reload the latest result is shown, and its line marked, as soon as the editor is there.
+    page.reload()
+    expect(page.get_by_test_id("code-editor").locator(".cm-error-gutter")).to_have_text("2")
+
+
 def test_every_page_names_itself_and_the_home_page_says_where_to_start(browser: Browser, site: str) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()

@@ -36,7 +36,38 @@
     result.innerHTML = data.html;
     if (output && data.output_html !== undefined) output.innerHTML = data.output_html;
     if (insight && data.insight_html) insight.innerHTML = data.insight_html;
+    markErrorLines();
   }
+
+  // The lines of the code a result points at (its links with data-line, made by the server)
+  // are marked in the editor, and following such a link puts the cursor there.
+  function markErrorLines() {
+    const lines = Array.from(result.querySelectorAll("a[data-line]"), (link) => Number(link.dataset.line));
+    if (code.jaxjudgeEditor) code.jaxjudgeEditor.markErrorLines(lines);
+  }
+
+  function goToLine(number) {
+    if (code.jaxjudgeEditor) {
+      code.jaxjudgeEditor.goToLine(number);
+      return;
+    }
+    // The plain textarea: select the line.
+    const lines = code.value.split("\n");
+    const index = Math.min(Math.max(1, number), lines.length) - 1;
+    const start = lines.slice(0, index).reduce((total, line) => total + line.length + 1, 0);
+    code.focus();
+    code.setSelectionRange(start, start + lines[index].length);
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-line]");
+    if (!link || !result.contains(link)) return;
+    event.preventDefault();
+    goToLine(Number(link.dataset.line));
+  });
+  // The result shown when the page opened is marked as soon as the editor is there.
+  if (code.jaxjudgeEditor) markErrorLines();
+  else code.addEventListener("editor-ready", markErrorLines);
 
   function showTab(name) {
     if (console_) console_.dispatchEvent(new CustomEvent("console-show", { detail: name }));
