@@ -482,6 +482,38 @@ def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_th
     expect(page.get_by_test_id("code-editor").locator(".cm-error-gutter")).to_have_text("2")
 
 
+def refuse_sign_up(page: Page, site: str) -> None:
+    page.goto(f"{site}/accounts/signup/")
+    page.get_by_label("Username").fill(f"refused-{secrets.token_hex(3)}")
+    page.get_by_label(re.compile(r"^Password:?$")).fill("a-long-password-42")
+    page.get_by_label("Password confirmation").fill("another-password-42")
+    page.get_by_role("button", name="Sign up").click()
+
+
+def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_was_typed(page: Page, site: str) -> None:
+    refuse_sign_up(page, site)
+    confirmation = page.get_by_label("Password confirmation")
+    # Beside the field, read with it (aria-describedby), and the field marked invalid.
+    error = page.locator(".field.invalid .errorlist")
+    expect(error).to_have_count(1)
+    expect(error).to_contain_text("The two password fields didn")
+    expect(confirmation).to_have_attribute("aria-invalid", "true")
+    described_by = confirmation.get_attribute("aria-describedby") or ""
+    expect(page.locator(f"#{described_by.split()[-1]}")).to_contain_text("The two password fields didn")
+    expect(page.get_by_label("Username")).to_have_value(re.compile(r"^refused-"))
+    assert page.evaluate("getComputedStyle(document.querySelector('.errorlist')).color") != page.evaluate(
+        "getComputedStyle(document.body).color"
+    )
+
+    page.get_by_role("link", name="Sign in").last.click()
+    page.get_by_label("Username").fill("nobody-by-this-name")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("Please enter a correct username and password")
+    expect(page.get_by_label("Username")).to_have_value("nobody-by-this-name")
+    expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+
+
 def test_every_page_names_itself_and_the_home_page_says_where_to_start(browser: Browser, site: str) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
@@ -548,6 +580,8 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser: Brow
         for path in ("/", "/problems/aot_compiled_sum/", "/accounts/login/", "/accounts/signup/"):
             page.goto(f"{site}{path}")
             check(page, f"{path} {width} {scheme}")
+        refuse_sign_up(page, site)
+        check(page, f"refused sign-up {width} {scheme}")
         sign_up(page, site, f"axe{width}")
         page.goto(f"{site}/problems/aot_compiled_sum/")
         check(page, f"problem {width} {scheme}")
