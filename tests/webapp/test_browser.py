@@ -12,6 +12,8 @@ import os
 import re
 import secrets
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
@@ -19,7 +21,7 @@ from typing import Literal
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from grader.problem import load_problem
+from grader.problem import REPO_ROOT, load_problem
 from tests.webapp.site import RunningSite
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -43,14 +45,20 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site's base URL."""
-    if url := os.environ.get("JAXJUDGE_TEST_SITE_URL"):
-        yield url.rstrip("/")
+def running_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSite | None]:
+    """The site these tests started (None when they try one that runs already)."""
+    if os.environ.get("JAXJUDGE_TEST_SITE_URL"):
+        yield None
         return
     running = RunningSite(f"sqlite:///{tmp_path_factory.mktemp('site') / 'db.sqlite3'}")
-    yield running.url
+    yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def site(running_site: RunningSite | None) -> str:
+    """The site's base URL."""
+    return running_site.url if running_site else os.environ["JAXJUDGE_TEST_SITE_URL"].rstrip("/")
 
 
 @pytest.fixture(scope="module")
@@ -512,6 +520,77 @@ def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_w
     expect(page.get_by_role("alert")).to_contain_text("Please enter a correct username and password")
     expect(page.get_by_label("Username")).to_have_value("nobody-by-this-name")
     expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+
+
+def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
+    browser: Browser, site: str, running_site: RunningSite | None
+) -> None:
+    if running_site is None:
+        pytest.skip("a staff account is made on the database of a site these tests start")
+    staff = f"staff-{secrets.token_hex(3)}"
+    subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "createsuperuser",
+            "--noinput",
+            "--username",
+            staff,
+            "--email",
+            "staff@example.org",
+        ],
+        cwd=REPO_ROOT,
+        env={**running_site.env, "DJANGO_SUPERUSER_PASSWORD": "a-long-password-42"},
+        check=True,
+        capture_output=True,
+    )
+    student_page = browser.new_page()
+    student = sign_up(student_page, site, "graded")
+    student_page.goto(f"{site}/problems/aot_compiled_sum/")
+    write_code(student_page, (SOLUTIONS / "wrong_value.py").read_text())
+    student_page.get_by_role("button", name="Submit").click()
+    expect_verdict(student_page, "Wrong answer")
+    student_page.close()
+
+    page = browser.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{site}/admin/")
+    page.get_by_label("Username").fill(staff)
+    page.get_by_label("Password").fill("a-long-password-42")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("link", name="Progress", exact=True)).to_be_visible()  # not "Progresss"
+    page.locator("tr.model-submission").get_by_role("link", name="Submissions").click()
+    page.locator("#searchbar").fill(student)
+    page.keyboard.press("Enter")
+    rows = page.locator("#result_list tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("wrong_answer")
+    rows.locator("th a, td a").first.click()
+    # The report as a table of tests with the message the student read; nothing of the result editable.
+    tests = page.locator(".field-test_results table")
+    expect(tests).to_contain_text("test_")
+    expect(tests).to_contain_text("failed")
+    expect(page.locator(".field-verdict")).to_contain_text("wrong_answer")
+    editable = page.locator("form input:not([type=hidden]):not([type=submit]), form select, form textarea")
+    expect(editable).to_have_count(0)
+
+    page.go_back()
+    rows.locator("input[type=checkbox]").check()
+    page.get_by_role("combobox", name="Action").select_option(label="Grade the selected submissions again")
+    page.get_by_role("button", name="Go").click()
+    expect(page.locator(".messagelist")).to_contain_text("Queued 1 submission(s) to be graded again")
+    # The list it leads to shows the grading's progress; reloaded, it reaches its verdict again.
+    status = page.locator("#result_list tbody tr td.field-status")
+    expect(status).to_have_text(re.compile("Queued|Running|Graded"))
+    for _ in range(int(VERDICT_TIMEOUT_MS / 500)):
+        if status.inner_text().strip() == "Graded":
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+    expect(status).to_have_text("Graded")
+    expect(page.locator("#result_list tbody tr td.field-verdict")).to_have_text("wrong_answer")
+    expect(page.locator("#result_list tbody tr td.field-attempt")).to_have_text("2")
+    page.close()
 
 
 def test_every_page_names_itself_and_the_home_page_says_where_to_start(browser: Browser, site: str) -> None:
