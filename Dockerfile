@@ -34,6 +34,9 @@ COPY problems problems
 COPY solutions solutions
 COPY webapp webapp
 COPY deploy/entrypoint.sh /usr/local/bin/jaxjudge-entrypoint
+# Static files collected once here (hashed names, gzip and brotli: webapp/static_files.py),
+# with a key for this command alone, so that no secret is left in the image.
+RUN JAXJUDGE_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput --verbosity 0
 # Byte-compiled once here, since the code is read-only for the processes that run it.
 RUN python -m compileall -q grader sandbox webapp && mkdir -p .cache && chmod 1777 .cache
 EXPOSE 8000

@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 EDITOR_BUNDLE := webapp/static/editor/editor.bundle.js
+STATIC_MANIFEST := staticfiles/staticfiles.json
 FRONTEND := webapp/frontend
 
 .PHONY: run test test-fast setup system-packages browser postgres lint images base-image screenshots clean
@@ -41,7 +42,7 @@ lint: setup
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 
-setup: system-packages $(STAMP) $(EDITOR_BUNDLE)
+setup: system-packages $(STAMP) $(EDITOR_BUNDLE) $(STATIC_MANIFEST)
 
 # Debian packages, installed when missing: $(call apt,COMMAND,PACKAGES).
 define apt
@@ -68,6 +69,10 @@ browser:
 # bundled by esbuild. The page falls back to a plain textarea while it is missing.
 $(EDITOR_BUNDLE): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json $(FRONTEND)/src/editor.js
 	cd $(FRONTEND) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+
+# The static files as the site serves them (webapp/static_files.py): hashed names, gzip and brotli.
+$(STATIC_MANIFEST): $(STAMP) $(EDITOR_BUNDLE) $(shell find webapp/static -type f -not -path '*/editor/*')
+	$(PY) manage.py collectstatic --noinput --clear --verbosity 0
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -102,4 +107,4 @@ base-image:
 	deploy/base-image.sh jaxjudge-base:bookworm
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3* $(FRONTEND)/node_modules webapp/static/editor
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache db.sqlite3* $(FRONTEND)/node_modules webapp/static/editor staticfiles

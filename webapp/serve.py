@@ -17,9 +17,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import django
 from django.conf import settings
 
-from webapp import grading
+from webapp import grading, static_files
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # A child that dies this soon after its start is failing, not unlucky: wait before the next try.
@@ -54,7 +55,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=2, help="threads per web process (default 2)")
     parser.add_argument("--graders", type=int, default=1, help="grading workers (default 1)")
-    parser.add_argument("--no-setup", action="store_true", help="skip migrate and syncproblems")
+    parser.add_argument("--no-setup", action="store_true", help="skip migrate, syncproblems and collectstatic")
     return parser.parse_args(argv)
 
 
@@ -62,6 +63,7 @@ def prepare_database() -> None:
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--verbosity", "0"], cwd=REPO_ROOT, check=True)
     subprocess.run([python, "manage.py", "syncproblems"], cwd=REPO_ROOT, check=True, stdout=subprocess.DEVNULL)
+    static_files.collect_if_stale()
 
 
 def children(args: argparse.Namespace) -> list[Child]:
@@ -85,6 +87,7 @@ def children(args: argparse.Namespace) -> list[Child]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
+    django.setup()
     if not args.no_setup:
         prepare_database()
     lost = grading.unenforced_limits()

@@ -1,4 +1,5 @@
-"""What the web tests share: the bundled problems in the catalog, and a student."""
+"""What the web tests share: the static files collected, the bundled problems in the catalog,
+and a student."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ import pytest
 from django.contrib.auth.models import User
 
 from grader.problem import all_problems
-from webapp import grading
+from webapp import grading, static_files
 from webapp.catalog.models import Problem
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static_files() -> None:
+    """Pages link static files by their collected names (``make setup`` collects them; this
+    does where the tests run without it)."""
+    static_files.collect_if_stale()
 
 
 @pytest.fixture

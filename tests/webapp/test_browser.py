@@ -260,7 +260,7 @@ def test_the_split_between_editor_and_console_moves_from_the_keyboard_and_is_rem
 
 def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_editor(page: Page, site: str) -> None:
     # This student's page never gets the editor bundle: the plain textarea must do.
-    page.route("**/editor.bundle.js", lambda route: route.abort())
+    page.route("**/editor.bundle*.js", lambda route: route.abort())  # its collected name has a hash
     sign_up(page, site, "peeker")
     page.goto(f"{site}/problems/aot_compiled_sum/solution/")
     expect(page.get_by_test_id("solution")).to_have_count(0)
@@ -591,6 +591,21 @@ def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
     expect(page.locator("#result_list tbody tr td.field-verdict")).to_have_text("wrong_answer")
     expect(page.locator("#result_list tbody tr td.field-attempt")).to_have_text("2")
     page.close()
+
+
+# What the page and everything it loads weigh compressed, as sent (cached or not).
+PAGE_WEIGHT = """() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+  .reduce((total, entry) => total + entry.encodedBodySize, 0)"""
+
+
+def test_the_first_signed_in_problem_page_weighs_under_150_kb_compressed(page: Page, site: str) -> None:
+    sign_up(page, site, "weight")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    names = page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name)")
+    assert any("editor.bundle." in name for name in names), names
+    weight = page.evaluate(PAGE_WEIGHT)
+    assert 20_000 < weight < 150_000, weight
 
 
 def test_every_page_names_itself_and_the_home_page_says_where_to_start(browser: Browser, site: str) -> None:
