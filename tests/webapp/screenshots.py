@@ -1,6 +1,7 @@
-"""``make screenshots``: the problem page and its console (the tests Run checks, a failing
-result, a run under way with its clock and Cancel, the JAX insight), as a student sees them, at
-1400×900 and 390×844, for a reviewer to look at.
+"""``make screenshots``: the catalog, a refused sign-up, the problem page and its console (the
+tests Run checks, a failing result, an error's line marked in the editor, a run under way with
+its clock and Cancel, the JAX insight) and the editorial, as a student sees them, at 1400×900
+and 390×844, for a reviewer to look at.
 
 Run: .venv/bin/python -m tests.webapp.screenshots [OUT_DIR]   (default out/screenshots)
 
@@ -20,7 +21,15 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from grader.problem import load_problem, solutions_dir
 from tests.webapp.site import RunningSite
-from tests.webapp.test_browser import CHROMIUM, CHROMIUM_FLAGS, VERDICT_TIMEOUT_MS, sign_up, write_code
+from tests.webapp.test_browser import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    RAISES_ON_LINE_5,
+    VERDICT_TIMEOUT_MS,
+    refuse_sign_up,
+    sign_up,
+    write_code,
+)
 
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 SLUG = "aot_compiled_sum"
@@ -36,6 +45,8 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
 
     page.goto(f"{site}/")
     shot("catalog", full_page=True)
+    refuse_sign_up(page, site)
+    shot("sign-up-refused")
     sign_up(page, site, f"shots-{size}")
     page.goto(f"{site}/problems/{SLUG}/")
     expect(page.get_by_test_id("code-editor")).to_be_visible()
@@ -51,6 +62,11 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shot("insight")
     page.get_by_role("tab", name="Testcases").click()
     shot("testcases")
+    write_code(page, RAISES_ON_LINE_5)
+    page.get_by_role("button", name="Run visible tests").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("Runtime error", timeout=VERDICT_TIMEOUT_MS)
+    page.get_by_test_id("panel-result").locator("a[data-line]").first.scroll_into_view_if_needed()
+    shot("error-line-marked")
     write_code(page, "def aot_compiled_sum(x):\n    while True:\n        pass\n")
     page.get_by_role("button", name="Run visible tests").click()
     expect(page.get_by_test_id("verdict")).to_contain_text("running", timeout=VERDICT_TIMEOUT_MS)
@@ -65,6 +81,9 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     page.get_by_role("tab", name="JAX insight").click()
     page.get_by_test_id("artifacts-reference").scroll_into_view_if_needed()
     shot("insight-with-reference")
+    page.goto(f"{site}/problems/{SLUG}/solution/")  # solved: the editorial, no gate
+    expect(page.get_by_test_id("solution")).to_be_visible()
+    shot("editorial", full_page=True)
     return shots
 
 

@@ -77,6 +77,16 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+@pytest.fixture(params=[(1400, 900), (390, 844)], ids=["1400x900", "390x844"])
+def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page at the two sizes every journey of the workspace is tried at."""
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
 def sign_up(page: Page, site: str, username: str) -> str:
     page.goto(f"{site}/accounts/signup/")
     username = f"{username}-{secrets.token_hex(3)}"  # new on every run, even against a long-lived site
@@ -459,7 +469,10 @@ def aot_compiled_sum(x):
 """
 
 
-def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_there(page: Page, site: str) -> None:
+def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_there(
+    sized_page: Page, site: str
+) -> None:
+    page = sized_page
     sign_up(page, site, "linemarks")
     page.goto(f"{site}/problems/aot_compiled_sum/")
     write_code(page, RAISES_ON_LINE_5)
@@ -467,6 +480,8 @@ def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_th
     expect_verdict(page, "Runtime error")
     link = page.get_by_test_id("panel-result").locator("a[data-line='5']").first
     expect(link).to_contain_text('File "solution.py", line 5')
+    viewport = page.viewport_size
+    assert viewport and page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing sideways
     editor = page.get_by_test_id("code-editor")
     expect(editor.locator(".cm-error-line")).to_have_count(1)
     expect(editor.locator(".cm-error-line")).to_contain_text("undefined_name")
@@ -498,7 +513,10 @@ def refuse_sign_up(page: Page, site: str) -> None:
     page.get_by_role("button", name="Sign up").click()
 
 
-def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_was_typed(page: Page, site: str) -> None:
+def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_was_typed(
+    sized_page: Page, site: str
+) -> None:
+    page = sized_page
     refuse_sign_up(page, site)
     confirmation = page.get_by_label("Password confirmation")
     # Beside the field, read with it (aria-describedby), and the field marked invalid.
