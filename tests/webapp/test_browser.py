@@ -124,7 +124,8 @@ def test_anonymous_visitors_read_but_cannot_attempt_or_see_the_solution(page: Pa
     assert "lower(x).compile()" not in page.content()
 
 
-def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(page: Page, site: str) -> None:
+def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(sized_page: Page, site: str) -> None:
+    page = sized_page
     username = sign_up(page, site, "newstudent")
     page.get_by_role("link", name=re.compile("Ahead-of-time compilation")).click()
     expect(page.get_by_test_id("code-editor")).to_be_visible()  # CodeMirror, not the bare textarea
@@ -439,7 +440,8 @@ def test_a_date_written_by_the_page_script_reads_as_the_server_writes_it(page: P
 ENDLESS_LOOP = "def aot_compiled_sum(x):\n    while True:\n        pass\n"
 
 
-def test_a_long_run_shows_its_clock_against_the_limit_and_cancel_stops_it(page: Page, site: str) -> None:
+def test_a_long_run_shows_its_clock_against_the_limit_and_cancel_stops_it(sized_page: Page, site: str) -> None:
+    page = sized_page
     sign_up(page, site, "canceller")
     page.goto(f"{site}/problems/aot_compiled_sum/")
     write_code(page, ENDLESS_LOOP)
@@ -608,6 +610,17 @@ def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
     expect(status).to_have_text("Graded")
     expect(page.locator("#result_list tbody tr td.field-verdict")).to_have_text("wrong_answer")
     expect(page.locator("#result_list tbody tr td.field-attempt")).to_have_text("2")
+    # On a phone: the same report and the same list, nothing of the result editable.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=page.context.storage_state())
+    small = phone.new_page()
+    small.goto(page.url)
+    expect(small.locator("#result_list tbody tr td.field-status")).to_have_text("Graded")
+    small.locator("#result_list tbody tr").locator("th a, td a").first.click()
+    expect(small.locator(".field-test_results table")).to_contain_text("failed")
+    expect(small.locator("form input:not([type=hidden]):not([type=submit]), form select, form textarea")).to_have_count(
+        0
+    )
+    phone.close()
     page.close()
 
 
@@ -679,6 +692,10 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser: Brow
     found: dict[str, list[dict[str, object]]] = {}
 
     def check(page: Page, name: str) -> None:
+        viewport = page.viewport_size
+        assert viewport and page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (
+            f"{name} scrolls sideways"
+        )
         page.add_script_tag(path=str(AXE))
         violations = page.evaluate(AXE_CHECK)
         if violations:
