@@ -184,6 +184,12 @@ def test_the_stack_serves_and_grades_a_wrong_and_a_right_solution(stack: Stack) 
     assert status == 200 and "grace" in page, "signed up and signed in"
     status, problem_page = browser.get(f"/problems/{SLUG}/")
     assert status == 200 and re.search(r"<textarea[^>]*name=\"code\"", problem_page)
+    # The image collected its static files: hashed names, sent compressed, kept for a year.
+    stylesheet = re.search(r'href="(/static/jaxjudge/site\.[0-9a-f]{12}\.css)"', problem_page)
+    assert stylesheet, "the page links the collected stylesheet"
+    request = urllib.request.Request(stack.url + stylesheet.group(1), headers={"Accept-Encoding": "br"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Encoding"] == "br" and "immutable" in response.headers["Cache-Control"]
 
     wrong, wrong_s = graded(browser, (solutions_dir() / SLUG / "wrong_value.py").read_text())
     right, right_s = graded(browser, load_problem(SLUG).reference_solution.read_text())
