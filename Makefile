@@ -20,11 +20,12 @@ run: setup
 # workers' tests again on a throwaway PostgreSQL server (tests/postgres.py). The SQLite pass
 # leaves about a third of two cores idle, which the other lane takes (12 min 0 s for both
 # passes, against 13 min 18 s one after the other); that lane's output is shown when it ends.
+# The 25 slowest tests are listed at the end, to see where the time goes.
 test: setup browser postgres
 	@mkdir -p out
 	{ $(MAKE) --no-print-directory lint; lint=$$?; $(PY) -m tests.postgres; pg=$$?; \
 	  test $$lint -eq 0 -a $$pg -eq 0; } > out/lint-and-postgres.log 2>&1 & beside=$$!; \
-	$(PY) -m pytest; sqlite=$$?; \
+	$(PY) -m pytest --durations=25; sqlite=$$?; \
 	wait $$beside; others=$$?; \
 	echo "== lint and the PostgreSQL pass (out/lint-and-postgres.log) =="; cat out/lint-and-postgres.log; \
 	test $$sqlite -eq 0 -a $$others -eq 0
