@@ -14,18 +14,24 @@ from whitenoise.storage import CompressedManifestStaticFilesStorage
 MANIFEST = "staticfiles.json"
 
 
-class StaticFiles(CompressedManifestStaticFilesStorage):
-    """The manifest storage, except that a file it never collected is linked by its plain name.
+# Built by npm rather than kept in the repository: a page must render without them.
+OPTIONAL = ("editor/",)
 
-    The editor bundle is built by npm; where it is missing the page must still work (a plain
-    textarea), so its link answers 404 rather than the page failing to render.
+
+class StaticFiles(CompressedManifestStaticFilesStorage):
+    """The manifest storage, except that an optional file it never collected is linked by its
+    plain name: without the editor bundle the page still works (a plain textarea), so its link
+    answers 404 rather than the page failing to render. Any other file missing from the
+    manifest is an error, as with Django's own storage.
     """
 
     def stored_name(self, name: str) -> str:
         try:
             return super().stored_name(name)
         except ValueError:
-            return name
+            if name.startswith(OPTIONAL):
+                return name
+            raise
 
 
 def sources() -> list[Path]:

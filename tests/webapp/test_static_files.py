@@ -43,9 +43,11 @@ def test_pages_themselves_are_sent_compressed(client: Client, catalog: None) -> 
     assert response["Content-Encoding"] == "gzip"
 
 
-def test_a_file_never_collected_is_linked_by_its_plain_name_and_the_page_still_renders() -> None:
+def test_the_editor_never_collected_is_linked_by_its_plain_name_and_any_other_file_is_an_error() -> None:
     # The editor bundle before npm has built it: the page falls back to its textarea.
     assert static("editor/not-built-yet.js") == "/static/editor/not-built-yet.js"
+    with pytest.raises(ValueError, match="manifest"):
+        static("jaxjudge/no-such-file.css")  # a mistake in a template is not hidden
 
 
 def test_a_changed_source_is_collected_again(tmp_path) -> None:
