@@ -16,18 +16,21 @@ FRONTEND := webapp/frontend
 run: setup
 	$(PY) -m webapp.serve
 
-# The whole suite on SQLite and, beside it, lint and the grading queue's, submissions' and
-# workers' tests again on a throwaway PostgreSQL server (tests/postgres.py). The SQLite pass
-# leaves about a third of two cores idle, which the other lane takes (12 min 0 s for both
-# passes, against 13 min 18 s one after the other); that lane's output is shown when it ends.
-# The 25 slowest tests are listed at the end, to see where the time goes.
+# The whole suite in two lanes side by side, since much of it waits (on sandboxes, browsers,
+# subprocesses) rather than computes: here, on SQLite, everything but the validation of every
+# problem and the browser journeys; beside it, lint, those two, and the grading queue's,
+# submissions' and workers' tests again on a throwaway PostgreSQL server (tests/postgres.py).
+# That lane's output is shown when it ends; each lane lists its slowest tests.
+BESIDE_TESTS := tests/grader/test_validate.py tests/webapp/test_browser.py
 test: setup browser postgres
 	@mkdir -p out
-	{ $(MAKE) --no-print-directory lint; lint=$$?; $(PY) -m tests.postgres; pg=$$?; \
-	  test $$lint -eq 0 -a $$pg -eq 0; } > out/lint-and-postgres.log 2>&1 & beside=$$!; \
-	$(PY) -m pytest --durations=25; sqlite=$$?; \
+	{ $(MAKE) --no-print-directory lint; lint=$$?; \
+	  $(PY) -m pytest --durations=10 $(BESIDE_TESTS); beside_tests=$$?; \
+	  $(PY) -m tests.postgres; pg=$$?; \
+	  test $$lint -eq 0 -a $$beside_tests -eq 0 -a $$pg -eq 0; } > out/beside.log 2>&1 & beside=$$!; \
+	$(PY) -m pytest --durations=25 $(addprefix --ignore=,$(BESIDE_TESTS)); sqlite=$$?; \
 	wait $$beside; others=$$?; \
-	echo "== lint and the PostgreSQL pass (out/lint-and-postgres.log) =="; cat out/lint-and-postgres.log; \
+	echo "== lint, validation, browser journeys and the PostgreSQL pass (out/beside.log) =="; cat out/beside.log; \
 	test $$sqlite -eq 0 -a $$others -eq 0
 
 # The edit-test loop: the suite on SQLite without the tests marked slow or browser (pyproject.toml),
