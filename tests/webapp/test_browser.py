@@ -87,13 +87,19 @@ def sized_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pag
     context.close()
 
 
-def sign_up(page: Page, site: str, username: str) -> str:
+def fill_sign_up(page: Page, site: str, username: str, confirmation: str = "a-long-password-42") -> str:
+    """Send the sign-up form for a new name (new on every run, even against a long-lived site)."""
     page.goto(f"{site}/accounts/signup/")
-    username = f"{username}-{secrets.token_hex(3)}"  # new on every run, even against a long-lived site
+    username = f"{username}-{secrets.token_hex(3)}"
     page.get_by_label("Username").fill(username)
     page.get_by_label(re.compile(r"^Password:?$")).fill("a-long-password-42")
-    page.get_by_label("Password confirmation").fill("a-long-password-42")
+    page.get_by_label("Password confirmation").fill(confirmation)
     page.get_by_role("button", name="Sign up").click()
+    return username
+
+
+def sign_up(page: Page, site: str, username: str) -> str:
+    username = fill_sign_up(page, site, username)
     expect(page.get_by_role("link", name=username)).to_be_visible()
     return username
 
@@ -508,11 +514,7 @@ def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_th
 
 
 def refuse_sign_up(page: Page, site: str) -> None:
-    page.goto(f"{site}/accounts/signup/")
-    page.get_by_label("Username").fill(f"refused-{secrets.token_hex(3)}")
-    page.get_by_label(re.compile(r"^Password:?$")).fill("a-long-password-42")
-    page.get_by_label("Password confirmation").fill("another-password-42")
-    page.get_by_role("button", name="Sign up").click()
+    fill_sign_up(page, site, "refused", confirmation="another-password-42")
 
 
 def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_was_typed(
@@ -540,6 +542,10 @@ def test_sign_up_and_sign_in_say_what_was_wrong_beside_the_field_and_keep_what_w
     expect(page.get_by_role("alert")).to_contain_text("Please enter a correct username and password")
     expect(page.get_by_label("Username")).to_have_value("nobody-by-this-name")
     expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+
+
+# What a staff member could type into on an admin page.
+EDITABLE = "form input:not([type=hidden]):not([type=submit]), form select, form textarea"
 
 
 def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
@@ -591,7 +597,7 @@ def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
     expect(tests).to_contain_text("test_")
     expect(tests).to_contain_text("failed")
     expect(page.locator(".field-verdict")).to_contain_text("wrong_answer")
-    editable = page.locator("form input:not([type=hidden]):not([type=submit]), form select, form textarea")
+    editable = page.locator(EDITABLE)
     expect(editable).to_have_count(0)
 
     page.go_back()
@@ -617,9 +623,7 @@ def test_staff_read_a_report_in_the_admin_cannot_edit_its_result_and_regrade_it(
     expect(small.locator("#result_list tbody tr td.field-status")).to_have_text("Graded")
     small.locator("#result_list tbody tr").locator("th a, td a").first.click()
     expect(small.locator(".field-test_results table")).to_contain_text("failed")
-    expect(small.locator("form input:not([type=hidden]):not([type=submit]), form select, form textarea")).to_have_count(
-        0
-    )
+    expect(small.locator(EDITABLE)).to_have_count(0)
     phone.close()
     page.close()
 
