@@ -153,8 +153,11 @@ def test_a_failure_to_tell_a_result_changes_nothing_of_the_grading(doubling):
     wrong = "def double(x):\n    return x * 2 + (x.size > 2)\n"
     told, untold = grade(doubling, wrong, on_test=unreachable), grade(doubling, wrong)
     assert told.verdict == untold.verdict == "wrong_answer"
-    assert [(t.name, t.outcome, t.message) for t in told.tests] == [
-        (t.name, t.outcome, t.message) for t in untold.tests
+    assert (told.score, told.message) == (untold.score, untold.message)
+    # Each failure's example may differ: shrinking it is bounded in time (grader.plugin), and
+    # a busy machine shrinks less far. What failed, and how, may not.
+    assert [(t.name, t.outcome, t.message.split(":")[0]) for t in told.tests] == [
+        (t.name, t.outcome, t.message.split(":")[0]) for t in untold.tests
     ]
 
 
