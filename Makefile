@@ -16,22 +16,13 @@ FRONTEND := webapp/frontend
 run: setup
 	$(PY) -m webapp.serve
 
-# The whole suite in two lanes side by side, since much of it waits (on sandboxes, browsers,
-# subprocesses) rather than computes: here, on SQLite, everything but the validation of every
-# problem and the browser journeys; beside it, lint, those two, and the grading queue's,
-# submissions' and workers' tests again on a throwaway PostgreSQL server (tests/postgres.py).
-# That lane's output is shown when it ends; each lane lists its slowest tests.
-BESIDE_TESTS := tests/grader/test_validate.py tests/webapp/test_browser.py
+# The whole suite in three lanes side by side (tests/lanes.py), since much of it waits (on
+# sandboxes, browsers, subprocesses) rather than computes: lint and the grader's tests; the
+# sandbox's and the site's, then the grading queue's again on a throwaway PostgreSQL server
+# (tests/postgres.py); the validation of every problem and the browser journeys. Each lane's
+# output is shown when all have ended, with its slowest tests.
 test: setup browser postgres
-	@mkdir -p out
-	{ $(MAKE) --no-print-directory lint; lint=$$?; \
-	  $(PY) -m pytest --durations=10 $(BESIDE_TESTS); beside_tests=$$?; \
-	  $(PY) -m tests.postgres; pg=$$?; \
-	  test $$lint -eq 0 -a $$beside_tests -eq 0 -a $$pg -eq 0; } > out/beside.log 2>&1 & beside=$$!; \
-	$(PY) -m pytest --durations=25 $(addprefix --ignore=,$(BESIDE_TESTS)); sqlite=$$?; \
-	wait $$beside; others=$$?; \
-	echo "== lint, validation, browser journeys and the PostgreSQL pass (out/beside.log) =="; cat out/beside.log; \
-	test $$sqlite -eq 0 -a $$others -eq 0
+	$(PY) -m tests.lanes
 
 # The edit-test loop: the suite on SQLite without the tests marked slow or browser (pyproject.toml),
 # so no real browser, no PostgreSQL and no validation of every problem; the hostile-notebook
