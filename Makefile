@@ -16,11 +16,11 @@ FRONTEND := webapp/frontend
 run: setup
 	$(PY) -m webapp.serve
 
-# The whole suite in three lanes side by side (tests/lanes.py), since much of it waits (on
-# sandboxes, browsers, subprocesses) rather than computes: lint and the grader's tests; the
-# sandbox's and the site's, then the grading queue's again on a throwaway PostgreSQL server
-# (tests/postgres.py); the validation of every problem and the browser journeys. Each lane's
-# output is shown when all have ended, with its slowest tests.
+# The whole suite in two lanes side by side (tests/lanes.py), since much of it waits (on
+# sandboxes, browsers, subprocesses) rather than computes: on SQLite, everything but the
+# validation of every problem and the browser journeys; beside it, lint, those two, and the
+# grading queue's tests again on a throwaway PostgreSQL server (tests/postgres.py). Each lane's
+# output is shown when both have ended, with its slowest tests.
 test: setup browser postgres
 	$(PY) -m tests.lanes
 

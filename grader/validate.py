@@ -3,8 +3,8 @@ the starter fails, every wrong solution fails, nothing of the hidden tests or th
 crosses into the sandbox, and the notebook runs as Jupyter runs it, each worked example
 printing what its statement shows.
 
-A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT``;
-without one, any verdict but ``accepted`` will do. Each wrong solution but the first is graded
+A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT`` (or
+``VERDICT or VERDICT``); without one, any verdict but ``accepted`` will do. Each wrong solution but the first is graded
 until a test fails that way, not to the end: that test is what rejects it. The notebook is executed with nbclient and
 an IPython kernel, with the reference solution in place of the starter and without the hidden
 tests (the worked example, the solution and the visible tests' definitions must all run).
@@ -42,7 +42,9 @@ from grader.workers import worker_context
 from sandbox.backends import get_backend
 from sandbox.pool import SandboxPool
 
-EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+)\s*$", re.MULTILINE)
+# "# expect: VERDICT", or "VERDICT or VERDICT" where which of two limits a solution breaks
+# first depends on the machine (memory reclaimed near the limit can outlast the time limit).
+EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+(?:\s+or\s+\w+)*)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,14 @@ class Check:
     report: Report | None
 
 
-def expected_verdict(path: Path) -> Verdict | None:
+def expected_verdicts(path: Path) -> frozenset[Verdict]:
+    """The verdicts a wrong solution's ``# expect:`` line allows; empty: any rejection."""
     match = EXPECT_LINE.search(path.read_text())
-    return Verdict(match.group(1)) if match else None
+    return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
+
+
+def _named(verdicts: frozenset[Verdict]) -> str:
+    return " or ".join(sorted(verdicts))
 
 
 NOTEBOOK_TIMEOUT_S = 120  # per cell
@@ -154,14 +161,14 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
     for number, path in enumerate(wrong_solutions):
-        wanted = expected_verdict(path)
+        wanted = expected_verdicts(path)
         # The first wrong solution runs every hidden test against the reference: what the
         # harness sent the sandbox then is checked below. The others stop at the first test
         # that fails as expected: that failure rejects them, with what a student would read.
         rejected = None if number == 0 else functools.partial(_rejects, wanted)
         report = grade(read_submission(path), record=number == 0, stop_after=rejected)
-        ok = not report.accepted and (wanted is None or report.verdict == wanted)
-        detail = report.message if wanted is None else f"expected {wanted}; {report.message}"
+        ok = not report.accepted and (not wanted or report.verdict in wanted)
+        detail = f"expected {_named(wanted)}; {report.message}" if wanted else report.message
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
     checks.append(hint_check(problem))
     for path in problem.right_solutions():
@@ -172,9 +179,9 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     return checks
 
 
-def _rejects(wanted: Verdict | None, result: TestResult) -> bool:
+def _rejects(wanted: frozenset[Verdict], result: TestResult) -> bool:
     """Whether a test's result rejects a wrong solution as its ``# expect:`` line says."""
-    return result.outcome != "passed" and (wanted is None or result.verdict == wanted)
+    return result.outcome != "passed" and (not wanted or result.verdict in wanted)
 
 
 def hint_check(problem: Problem) -> Check:

@@ -12,6 +12,7 @@ import pytest
 from grader.problem import all_problems, load_problem, problems_dir
 from grader.validate import (
     channel_check,
+    expected_verdicts,
     graded_core,
     graded_core_checks,
     hint_check,
@@ -20,6 +21,7 @@ from grader.validate import (
     validate_problem,
     validated,
 )
+from grader.verdicts import Verdict
 
 pytestmark = pytest.mark.slow  # every problem, graded and run
 
@@ -166,3 +168,27 @@ def test_a_last_hint_that_gives_the_solutions_line_is_caught():
     check = hint_check(dataclasses.replace(problem, hints=giving))
     assert not check.ok and check.label == "hints"
     assert check.detail == "the last hint gives the solution's line 'compiled = jax.jit(jnp.sum).lower(x).compile()'"
+
+
+@pytest.mark.parametrize(
+    ("line", "verdicts"),
+    [
+        ("# expect: wrong_answer", {Verdict.WRONG_ANSWER}),
+        (
+            "#expect:  memory_limit_exceeded  or time_limit_exceeded",
+            {Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.TIME_LIMIT_EXCEEDED},
+        ),
+        ("# no expect line", set()),
+    ],
+)
+def test_an_expect_line_names_one_verdict_or_several(tmp_path, line, verdicts):
+    path = tmp_path / "wrong_x.py"
+    path.write_text(f'"""Wrong."""\n{line}\n\ndef f(x):\n    return x\n')
+    assert expected_verdicts(path) == verdicts
+
+
+def test_an_expect_line_naming_no_verdict_is_an_error(tmp_path):
+    path = tmp_path / "wrong_x.py"
+    path.write_text("# expect: wrong_answr\n")
+    with pytest.raises(ValueError, match="wrong_answr"):
+        expected_verdicts(path)
