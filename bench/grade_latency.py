@@ -11,7 +11,9 @@ The first run of each problem may include filling the harness's XLA cache; pass
 ``--floor`` also times, in turn with each grading, the least any grader could do for it: one
 Python process that imports JAX and compiles as many programs as the grading's sandbox did
 (``jnp.sum`` of distinct lengths, at the grading's XLA flags), and prints the ratio of the
-medians. For ``aot_compiled_sum`` those are the same programs the grading compiles.
+medians. For ``aot_compiled_sum`` those are the same programs the grading compiles. Beside it,
+the same process importing pytest and hypothesis as well: the least that a harness of pytest
+and hypothesis properties adds before its first input exists, whatever its sandbox costs.
 """
 
 from __future__ import annotations
@@ -53,10 +55,15 @@ def compile_milliseconds() -> float:
     return float(timed([sys.executable, "-c", code])[1].stdout)
 
 
-def floor_command(compiles: int) -> list[str]:
-    """A process that imports JAX and compiles ``compiles`` programs, as the grading's sandbox does."""
+def floor_command(compiles: int, *, test_framework: bool = False) -> list[str]:
+    """A process that imports JAX and compiles ``compiles`` programs, as the grading's sandbox does.
+
+    ``test_framework``: it imports pytest and hypothesis first, as any harness of pytest and
+    hypothesis properties must before its first test can draw an input: the least such a grader
+    adds to the floor, even with a sandbox that cost nothing."""
     code = (
-        "import jax, jax.numpy as jnp, numpy as np\n"
+        ("import pytest, hypothesis, hypothesis.extra.numpy\n" if test_framework else "")
+        + "import jax, jax.numpy as jnp, numpy as np\n"
         f"for n in range({compiles}):\n"  # numpy inputs: making them compiles nothing
         "    jax.jit(jnp.sum).lower(np.zeros(n + 1, np.float32)).compile()\n"
     )
@@ -78,7 +85,7 @@ def main() -> None:
     # A fixed workload, so that figures taken on a busier or slower machine can be compared.
     print(f"calibration: one XLA compile of jnp.sum takes {compile_milliseconds():.1f} ms (median of 20)")
     for slug in args.problem:
-        walls, grading, floors = [], [], []
+        walls, grading, floors, framework_floors = [], [], [], []
         cache = tempfile.mkdtemp(prefix="jaxjudge-bench-xla-")
         for _ in range(args.runs):
             if args.cold:
@@ -93,7 +100,9 @@ def main() -> None:
                 grading.append(report["duration_s"])
             walls.append(wall)
             if args.floor:
-                floors.append(timed(floor_command(report["sandbox"]["compiles"]))[0])
+                compiles = report["sandbox"]["compiles"]
+                floors.append(timed(floor_command(compiles))[0])
+                framework_floors.append(timed(floor_command(compiles, test_framework=True))[0])
         shutil.rmtree(cache, ignore_errors=True)
         median = statistics.median(walls)
         print(
@@ -105,6 +114,11 @@ def main() -> None:
             print(
                 f"{'':<18} floor (import JAX, {report['sandbox']['compiles']} compiles) median {floor:.2f}s: "
                 f"the grading takes {median / floor:.2f}x the floor"
+            )
+            framework = statistics.median(framework_floors)
+            print(
+                f"{'':<18} the floor with pytest and hypothesis imported too: median {framework:.2f}s, "
+                f"{framework / floor:.2f}x the floor (the least any pytest + hypothesis harness takes)"
             )
 
 
