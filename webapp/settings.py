@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "webapp.catalog",
     "webapp.submissions",
     "webapp.accounts",
+    "webapp.courses",
 ]
 
 MIDDLEWARE = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -91,6 +91,9 @@ class Submission(models.Model):
     worker = models.CharField(max_length=100, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it was handed in, where that is not when the site received it: an autograded
+    # notebook's time as staff give it (``manage.py autograde``). Deadlines go by ``handed_in``.
+    handed_in_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the student pressed Cancel: its worker stops the sandbox within CANCEL_POLL_S.
@@ -105,6 +108,11 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
+
+    @property
+    def handed_in(self) -> datetime:
+        """The time a deadline is measured against."""
+        return self.handed_in_at or self.created_at
 
     @classmethod
     def accept(cls, user: User, problem: Problem, kind: str, code: str) -> Submission:

@@ -1,0 +1,162 @@
+"""Courses: roles, deadlines, extensions and what a hand-in earns under each late policy."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+
+from webapp.catalog.models import Problem
+from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership
+from webapp.submissions.models import Submission
+
+pytestmark = pytest.mark.django_db
+
+RELEASE = datetime(2026, 9, 1, 9, 0, tzinfo=UTC)
+DUE = datetime(2026, 9, 8, 23, 59, tzinfo=UTC)
+
+
+@pytest.fixture
+def course() -> Course:
+    return Course.objects.create(slug="jax-101", title="JAX 101")
+
+
+@pytest.fixture
+def assignment(course: Course, catalog: None) -> Assignment:
+    assignment = Assignment.objects.create(course=course, slug="week-1", title="Week 1", release_at=RELEASE, due_at=DUE)
+    for position, slug in enumerate(["aot_compiled_sum", "batched_dot"]):
+        AssignmentProblem.objects.create(
+            assignment=assignment, problem=Problem.objects.get(slug=slug), position=position, points=10
+        )
+    return assignment
+
+
+def hand_in(user: User, slug: str, at: datetime, score: float, *, status: str = "graded") -> Submission:
+    return Submission.objects.create(
+        user=user,
+        problem=Problem.objects.get(slug=slug),
+        kind=Submission.Kind.SUBMIT,
+        code="def f(x):\n    return x\n",
+        status=status,
+        score=score,
+        max_score=100.0,
+        handed_in_at=at,
+    )
+
+
+def test_roles_say_who_is_staff_and_who_may_change_the_course(course, django_user_model):
+    instructor, ta, learner, outsider = (
+        django_user_model.objects.create_user(name) for name in ("grace", "alan", "ada", "eve")
+    )
+    Membership.objects.create(course=course, user=instructor, role=Membership.Role.INSTRUCTOR)
+    Membership.objects.create(course=course, user=ta, role=Membership.Role.TA)
+    Membership.objects.create(course=course, user=learner, section="B")
+    assert [course.is_staff(u) for u in (instructor, ta, learner, outsider)] == [True, True, False, False]
+    assert [course.is_instructor(u) for u in (instructor, ta, learner, outsider)] == [True, False, False, False]
+    with pytest.raises(IntegrityError):
+        Membership.objects.create(course=course, user=learner, role=Membership.Role.TA)
+
+
+def test_a_due_time_before_the_release_is_refused(course):
+    assignment = Assignment(course=course, slug="w", title="W", release_at=DUE, due_at=RELEASE)
+    with pytest.raises(ValidationError, match="after the release"):
+        assignment.full_clean()
+
+
+@pytest.mark.parametrize(
+    ("policy", "late_by", "fraction", "note"),
+    [
+        ("none", timedelta(0), 1.0, ""),
+        ("none", timedelta(days=3), 1.0, "late (no penalty)"),
+        ("hard_close", timedelta(0), 1.0, ""),
+        ("hard_close", timedelta(seconds=1), 0.0, "handed in after the assignment closed: it earns no points"),
+        ("penalty_per_day", timedelta(minutes=1), 0.9, "1 day late: 10% off"),
+        ("penalty_per_day", timedelta(days=1), 0.9, "1 day late: 10% off"),
+        ("penalty_per_day", timedelta(days=1, seconds=1), 0.8, "2 days late: 20% off"),
+        ("penalty_per_day", timedelta(days=30), 0.0, "30 days late: 100% off"),
+    ],
+)
+def test_the_late_policy_decides_what_a_hand_in_earns(course, policy, late_by, fraction, note):
+    assignment = Assignment(course=course, release_at=RELEASE, due_at=DUE, late_policy=policy)
+    credit = assignment.credit(DUE + late_by, DUE)
+    assert (credit.fraction, credit.late, credit.note) == pytest.approx((fraction, late_by > timedelta(0), note))
+
+
+def test_an_extension_moves_one_student_s_due_time_only(assignment, django_user_model):
+    extended, other = django_user_model.objects.create_user("ada"), django_user_model.objects.create_user("bob")
+    Extension.objects.create(assignment=assignment, user=extended, due_at=DUE + timedelta(days=2), reason="ill")
+    assert assignment.due_for(extended) == DUE + timedelta(days=2)
+    assert assignment.due_for(other) == DUE
+    too_early = Extension(assignment=assignment, user=other, due_at=DUE - timedelta(hours=1), reason="x")
+    with pytest.raises(ValidationError, match="after the assignment's own due time"):
+        too_early.full_clean()
+
+
+def test_each_problem_counts_the_best_hand_in_after_the_release_under_the_policy(assignment, django_user_model):
+    assignment.late_policy = Assignment.LatePolicy.PENALTY_PER_DAY
+    assignment.penalty_percent_per_day = 25
+    assignment.save()
+    ada = django_user_model.objects.create_user("ada")
+    hand_in(ada, "aot_compiled_sum", RELEASE - timedelta(days=1), 100.0)  # practice before the release
+    half_on_time = hand_in(ada, "aot_compiled_sum", DUE - timedelta(hours=1), 50.0)
+    hand_in(ada, "aot_compiled_sum", DUE + timedelta(hours=5), 100.0)  # full marks, a day late: 75%
+    hand_in(ada, "batched_dot", DUE - timedelta(days=1), 100.0, status=Submission.Status.FAILED)  # never graded
+    late_full = hand_in(ada, "batched_dot", DUE + timedelta(days=1, hours=1), 100.0)  # 2 days: 50%
+
+    first, second = assignment.problem_scores(ada)
+    assert (first.item.problem.slug, first.earned, first.credit.late) == ("aot_compiled_sum", 7.5, True)
+    assert first.submission != half_on_time
+    assert (second.earned, second.submission, second.credit.note) == (5.0, late_full, "2 days late: 50% off")
+    assert assignment.total_points == 20.0
+
+
+def test_an_extension_makes_a_late_hand_in_on_time(assignment, django_user_model):
+    assignment.late_policy = Assignment.LatePolicy.HARD_CLOSE
+    assignment.save()
+    ada = django_user_model.objects.create_user("ada")
+    hand_in(ada, "batched_dot", DUE + timedelta(hours=3), 100.0)
+    assert [score.earned for score in assignment.problem_scores(ada)] == [0.0, 0.0]
+    Extension.objects.create(assignment=assignment, user=ada, due_at=DUE + timedelta(days=1), reason="travel")
+    scores = assignment.problem_scores(ada)
+    assert [score.earned for score in scores] == [0.0, 10.0]
+    assert scores[0].submission is None and not scores[1].credit.late
+
+
+def test_a_submission_is_handed_in_when_received_unless_staff_say_otherwise(assignment, django_user_model):
+    ada = django_user_model.objects.create_user("ada")
+    received = hand_in(ada, "batched_dot", DUE, 100.0)
+    received.handed_in_at = None
+    assert received.handed_in == received.created_at
+    assert hand_in(ada, "batched_dot", DUE, 100.0).handed_in == DUE
+
+
+def test_staff_grant_an_extension_in_the_admin_and_who_granted_it_is_recorded(assignment, admin_client, admin_user):
+    ada = User.objects.create_user("ada")
+    response = admin_client.post(
+        "/admin/courses/extension/add/",
+        {
+            "assignment": assignment.pk,
+            "user": ada.pk,
+            "due_at_0": "2026-09-10",
+            "due_at_1": "12:00:00",
+            "reason": "a family matter",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    extension = Extension.objects.get()
+    assert (extension.user, extension.granted_by) == (ada, admin_user)
+    assert assignment.due_for(ada) == datetime(2026, 9, 10, 12, 0, tzinfo=UTC)
+    refused = admin_client.post(
+        "/admin/courses/extension/add/",
+        {
+            "assignment": assignment.pk,
+            "user": admin_user.pk,
+            "due_at_0": "2026-09-01",
+            "due_at_1": "00:00:00",
+            "reason": "x",
+        },
+    )
+    assert refused.status_code == 200 and "after the assignment" in refused.content.decode()

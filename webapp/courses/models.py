@@ -1,0 +1,223 @@
+"""Courses: who is in one and in which role, its assignments, their deadlines and late policies.
+
+The practice catalog stays open to everyone; a course adds an ordered list of its problems
+with points, a release and a due time, and a rule for what a late hand-in is worth. Times are
+stored in UTC (``USE_TZ``). A submission counts for an assignment by its hand-in time: when the
+site received it, or for an autograded notebook the time staff give on the command line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from webapp.catalog.models import Problem
+from webapp.submissions.models import Submission
+
+
+class Course(models.Model):
+    """A course: its staff and students (``Membership``) and its assignments."""
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("title",)
+
+    def __str__(self) -> str:
+        return self.title
+
+    def membership_of(self, user: User) -> Membership | None:
+        if not user.is_authenticated:
+            return None
+        return self.memberships.filter(user=user).first()
+
+    def is_staff(self, user: User) -> bool:
+        """Instructors and TAs: they see every student's work in the course."""
+        membership = self.membership_of(user)
+        return membership is not None and membership.role in Membership.STAFF_ROLES
+
+    def is_instructor(self, user: User) -> bool:
+        """Instructors alone change the course: its assignments, deadlines and roster."""
+        membership = self.membership_of(user)
+        return membership is not None and membership.role == Membership.Role.INSTRUCTOR
+
+
+class Membership(models.Model):
+    """One person in one course, in one role (and, for students, a section)."""
+
+    class Role(models.TextChoices):
+        INSTRUCTOR = "instructor"  # edits the course, its assignments, roster and extensions
+        TA = "ta"  # reads every student's work and the gradebook, regrades; edits nothing
+        STUDENT = "student"  # sees the assignments and their own work only
+
+    STAFF_ROLES = frozenset({Role.INSTRUCTOR, Role.TA})
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
+    section = models.CharField(max_length=50, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("course", "user"), name="one_membership_per_course"),)
+        ordering = ("course", "role", "user__username")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.course}"
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What a hand-in earns of its score under an assignment's policy, and why."""
+
+    fraction: float  # of the score, 0.0 to 1.0
+    late_by: timedelta  # zero when on time
+    note: str  # "" when on time; otherwise what the policy did, in the student's words
+
+    @property
+    def late(self) -> bool:
+        return self.late_by > timedelta(0)
+
+
+class Assignment(models.Model):
+    """An ordered list of problems with points, released and due at given times."""
+
+    class LatePolicy(models.TextChoices):
+        NONE = "none", "no penalty (late work is marked late)"
+        PENALTY_PER_DAY = "penalty_per_day", "a penalty for each day or part of a day late"
+        HARD_CLOSE = "hard_close", "closed at the due time (late work earns nothing)"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
+    slug = models.SlugField()
+    title = models.CharField(max_length=200)
+    release_at = models.DateTimeField(help_text="Students see the assignment from this time on.")
+    due_at = models.DateTimeField()
+    late_policy = models.CharField(max_length=20, choices=LatePolicy.choices, default=LatePolicy.NONE)
+    penalty_percent_per_day = models.PositiveSmallIntegerField(
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text="With the per-day penalty: the percentage of the score lost for each day late.",
+    )
+    problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("course", "slug"), name="assignment_slug_unique_in_course"),)
+        ordering = ("course", "due_at", "slug")
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.course})"
+
+    def clean(self) -> None:
+        if self.release_at and self.due_at and self.due_at <= self.release_at:
+            raise ValidationError({"due_at": "The due time must come after the release time."})
+
+    def is_released(self, now: datetime) -> bool:
+        return now >= self.release_at
+
+    def due_for(self, user: User) -> datetime:
+        """The due time for one student: theirs if they were given an extension."""
+        extension = self.extensions.filter(user=user).first()
+        return max(self.due_at, extension.due_at) if extension is not None else self.due_at
+
+    def credit(self, handed_in_at: datetime, due_at: datetime) -> Credit:
+        """What a hand-in at ``handed_in_at`` earns of its score, against ``due_at``.
+
+        Late work is always graded; the policy decides what it is worth. A day late is any
+        part of a day: a minute past the due time costs one day's penalty.
+        """
+        late_by = max(handed_in_at - due_at, timedelta(0))
+        if not late_by:
+            return Credit(1.0, late_by, "")
+        if self.late_policy == self.LatePolicy.HARD_CLOSE:
+            return Credit(0.0, late_by, "handed in after the assignment closed: it earns no points")
+        if self.late_policy == self.LatePolicy.PENALTY_PER_DAY:
+            days = math.ceil(late_by / timedelta(days=1))
+            lost = min(100, days * self.penalty_percent_per_day)
+            return Credit((100 - lost) / 100, late_by, f"{days} day{'s' * (days != 1)} late: {lost}% off")
+        return Credit(1.0, late_by, "late (no penalty)")
+
+    def problem_scores(self, user: User) -> list[ProblemScore]:
+        """Each problem's points for one student: the best of their graded Submits handed in
+        from the release on, each worth its score times its credit under the late policy."""
+        due_at = self.due_for(user)
+        items = list(self.items.select_related("problem"))
+        submissions = Submission.objects.filter(
+            user=user,
+            problem__in=[item.problem for item in items],
+            kind=Submission.Kind.SUBMIT,
+            status=Submission.Status.GRADED,
+        ).order_by("created_at", "id")
+        best: dict[int, ProblemScore] = {}
+        for submission in submissions:
+            handed_in_at = submission.handed_in
+            if handed_in_at < self.release_at or not submission.max_score:
+                continue
+            item = next(item for item in items if item.problem_id == submission.problem_id)
+            credit = self.credit(handed_in_at, due_at)
+            earned = float(item.points) * (submission.score or 0.0) / submission.max_score * credit.fraction
+            if item.pk not in best or earned > best[item.pk].earned:
+                best[item.pk] = ProblemScore(item, round(earned, 2), submission, credit)
+        return [best.get(item.pk, ProblemScore(item, 0.0, None, None)) for item in items]
+
+    @property
+    def total_points(self) -> float:
+        return float(sum(item.points for item in self.items.all()))
+
+
+@dataclass(frozen=True)
+class ProblemScore:
+    """One problem of an assignment for one student: what they earned, and from which hand-in."""
+
+    item: AssignmentProblem
+    earned: float
+    submission: Submission | None  # the hand-in that earned it; None when nothing counted
+    credit: Credit | None
+
+
+class AssignmentProblem(models.Model):
+    """A problem of an assignment: its place in the list and the points it is worth."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="items")
+    problem = models.ForeignKey(Problem, on_delete=models.PROTECT, related_name="assignment_items")
+    position = models.PositiveSmallIntegerField(default=0)
+    points = models.DecimalField(max_digits=6, decimal_places=2, default=10, validators=[MinValueValidator(0)])
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("assignment", "problem"), name="problem_once_per_assignment"),)
+        ordering = ("assignment", "position", "id")
+
+    def __str__(self) -> str:
+        return f"{self.problem.slug} ({self.points} points) in {self.assignment}"
+
+
+class Extension(models.Model):
+    """A later due time for one student of one assignment, granted by staff with a reason."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions")
+    due_at = models.DateTimeField()
+    reason = models.CharField(max_length=500)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="extensions_granted"
+    )
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("assignment", "user"), name="one_extension_per_student"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} until {self.due_at:%Y-%m-%d %H:%M} UTC for {self.assignment}"
+
+    def clean(self) -> None:
+        if self.due_at and self.assignment_id and self.due_at <= self.assignment.due_at:
+            raise ValidationError({"due_at": "An extension must end after the assignment's own due time."})
