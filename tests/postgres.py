@@ -22,13 +22,14 @@ from pathlib import Path
 from tests.webapp.site import free_port
 
 # The tests that run on PostgreSQL as well as on SQLite: those that write to the database
-# (test_worker's others are about cgroups, not the database).
+# (test_worker's others are about cgroups, not the database), and the courses' rules.
 QUEUE_TESTS = [
     "tests/webapp/test_submissions.py",
     "tests/webapp/test_regrade.py",
     "tests/webapp/test_worker.py::test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict",
     "tests/webapp/test_scale.py",
     "tests/webapp/test_health.py",
+    "tests/webapp/test_courses.py",
 ]
 DATA_ENV = "JAXJUDGE_TEST_PGDATA"
 
