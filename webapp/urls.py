@@ -7,6 +7,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("webapp.accounts.urls")),
+    path("courses/", include("webapp.courses.urls")),
     path("", include("webapp.submissions.urls")),
     path("", include("webapp.catalog.urls")),
 ]

@@ -160,3 +160,60 @@ def test_staff_grant_an_extension_in_the_admin_and_who_granted_it_is_recorded(as
         },
     )
     assert refused.status_code == 200 and "after the assignment" in refused.content.decode()
+
+
+# -- the pages ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def other_course(catalog: None) -> Course:
+    other = Course.objects.create(slug="jax-201", title="JAX 201")
+    Assignment.objects.create(course=other, slug="final", title="Final", release_at=RELEASE, due_at=DUE)
+    return other
+
+
+def enrol(course: Course, username: str, role: str = Membership.Role.STUDENT) -> User:
+    user = User.objects.create_user(username, password="a-long-password-1")
+    Membership.objects.create(course=course, user=user, role=role)
+    return user
+
+
+def test_a_student_sees_their_standing_with_the_late_mark(client, assignment):
+    assignment.late_policy = Assignment.LatePolicy.PENALTY_PER_DAY
+    assignment.save()
+    ada = enrol(assignment.course, "ada")
+    hand_in(ada, "aot_compiled_sum", DUE + timedelta(hours=2), 100.0)
+    client.force_login(ada)
+    listing = client.get("/courses/").content.decode()
+    assert "/courses/jax-101/" in listing
+    course_page = client.get("/courses/jax-101/").content.decode()
+    assert "/courses/jax-101/week-1/" in course_page and 'datetime="2026-09-08T23:59:00+00:00"' in course_page
+    page = client.get("/courses/jax-101/week-1/").content.decode()
+    assert "Your score: <strong>9</strong> of 20 points." in page
+    assert "late: 1 day late: 10% off" in page
+
+
+def test_a_student_does_not_see_an_assignment_before_its_release(client, assignment, django_user_model):
+    assignment.release_at = datetime(2999, 1, 1, tzinfo=UTC)
+    assignment.due_at = datetime(2999, 2, 1, tzinfo=UTC)
+    assignment.save()
+    ada, ta = enrol(assignment.course, "ada"), enrol(assignment.course, "alan", Membership.Role.TA)
+    client.force_login(ada)
+    assert "week-1" not in client.get("/courses/jax-101/").content.decode()
+    assert client.get("/courses/jax-101/week-1/").status_code == 404
+    client.force_login(ta)
+    assert client.get("/courses/jax-101/week-1/").status_code == 200
+
+
+def test_another_course_and_its_assignments_do_not_exist_for_a_student(client, assignment, other_course):
+    ada = enrol(assignment.course, "ada")
+    client.force_login(ada)
+    assert "jax-201" not in client.get("/courses/").content.decode()
+    for url in ("/courses/jax-201/", "/courses/jax-201/final/", "/courses/jax-101/final/", "/courses/nope/"):
+        assert client.get(url).status_code == 404, url
+
+
+def test_the_course_pages_need_a_sign_in(client, assignment):
+    for url in ("/courses/", "/courses/jax-101/", "/courses/jax-101/week-1/"):
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url

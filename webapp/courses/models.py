@@ -46,6 +46,21 @@ class Course(models.Model):
         membership = self.membership_of(user)
         return membership is not None and membership.role in Membership.STAFF_ROLES
 
+    @classmethod
+    def of(cls, user: User) -> models.QuerySet[Course]:
+        """The courses ``user`` is a member of, in any role."""
+        if not user.is_authenticated:
+            return cls.objects.none()
+        return cls.objects.filter(memberships__user=user).distinct()
+
+    def visible_assignments(self, user: User, now: datetime) -> models.QuerySet[Assignment]:
+        """Staff see every assignment; students only those released; others none."""
+        if self.is_staff(user):
+            return self.assignments.all()
+        if self.membership_of(user) is None:
+            return self.assignments.none()
+        return self.assignments.filter(release_at__lte=now)
+
     def is_instructor(self, user: User) -> bool:
         """Instructors alone change the course: its assignments, deadlines and roster."""
         membership = self.membership_of(user)

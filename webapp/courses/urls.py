@@ -1,0 +1,10 @@
+from django.urls import path
+
+from webapp.courses import views
+
+app_name = "courses"
+urlpatterns = [
+    path("", views.course_list, name="list"),
+    path("<slug:slug>/", views.course_detail, name="detail"),
+    path("<slug:slug>/<slug:assignment>/", views.assignment_detail, name="assignment"),
+]
