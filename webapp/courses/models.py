@@ -8,9 +8,12 @@ site received it, or for an autograded notebook the time staff give on the comma
 
 from __future__ import annotations
 
+import csv
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -18,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Submission
 
@@ -61,6 +65,38 @@ class Course(models.Model):
             return self.assignments.none()
         return self.assignments.filter(release_at__lte=now)
 
+    def sections(self) -> list[str]:
+        students = self.memberships.filter(role=Membership.Role.STUDENT).exclude(section="")
+        return sorted(set(students.values_list("section", flat=True)))
+
+    def gradebook(self, *, section: str = "") -> Gradebook:
+        """Every student of the course (of one ``section``, if given) by every assignment."""
+        students = self.memberships.filter(role=Membership.Role.STUDENT).select_related("user")
+        if section:
+            students = students.filter(section=section)
+        members = list(students.order_by("user__username"))
+        users = [member.user for member in members]
+        assignments = list(self.assignments.prefetch_related("items"))
+        columns = [(assignment, assignment.scores(users)) for assignment in assignments]
+        extended = set(
+            Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
+        )
+        rows = []
+        for member in members:
+            cells = []
+            for assignment, scores in columns:
+                mine = scores[member.user.pk]
+                cells.append(
+                    GradebookCell(
+                        assignment=assignment,
+                        earned=round(sum(score.earned for score in mine), 2),
+                        late=any(score.credit is not None and score.credit.late for score in mine),
+                        extended=(assignment.pk, member.user.pk) in extended,
+                    )
+                )
+            rows.append(GradebookRow(member, cells))
+        return Gradebook(assignments, rows)
+
     def is_instructor(self, user: User) -> bool:
         """Instructors alone change the course: its assignments, deadlines and roster."""
         membership = self.membership_of(user)
@@ -89,6 +125,48 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) in {self.course}"
+
+
+@dataclass(frozen=True)
+class GradebookCell:
+    assignment: Assignment
+    earned: float
+    late: bool  # a problem's points came from a late hand-in
+    extended: bool  # the student has an extension
+
+
+@dataclass(frozen=True)
+class GradebookRow:
+    member: Membership
+    cells: list[GradebookCell]
+
+    @property
+    def total(self) -> float:
+        return round(sum(cell.earned for cell in self.cells), 2)
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    """A course's students by its assignments."""
+
+    assignments: list[Assignment]
+    rows: list[GradebookRow]
+
+    def write_csv(self, out: Any) -> None:
+        """One row per student: username, email, name, section, each assignment's points
+        (with its late and extension marks in their own columns), and the total. Names and
+        sections are people's own text: no cell is one a spreadsheet would run."""
+        writer = csv.writer(out)
+        header = ["username", "email", "name", "section"]
+        for assignment in self.assignments:
+            header += [assignment.slug, f"{assignment.slug} late", f"{assignment.slug} extension"]
+        writer.writerow(spreadsheet_row([*header, "total"]))
+        for row in self.rows:
+            user = row.member.user
+            line = [user.username, user.email, user.get_full_name(), row.member.section]
+            for cell in row.cells:
+                line += [f"{cell.earned:g}", "late" if cell.late else "", "extension" if cell.extended else ""]
+            writer.writerow(spreadsheet_row([*line, f"{row.total:g}"]))
 
 
 @dataclass(frozen=True)
@@ -162,27 +240,40 @@ class Assignment(models.Model):
         return Credit(1.0, late_by, "late (no penalty)")
 
     def problem_scores(self, user: User) -> list[ProblemScore]:
-        """Each problem's points for one student: the best of their graded Submits handed in
-        from the release on, each worth its score times its credit under the late policy."""
-        due_at = self.due_for(user)
+        """Each problem's points for one student (see ``scores``)."""
+        return self.scores([user])[user.pk]
+
+    def scores(self, users: Sequence[User]) -> dict[int, list[ProblemScore]]:
+        """Each problem's points for each of ``users``, by user id: the best of their graded
+        Submits handed in from the release on, each worth its score times its credit under the
+        late policy, against their own due time. Three queries, however many users."""
         items = list(self.items.select_related("problem"))
+        item_of_problem = {item.problem_id: item for item in items}
+        extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
+        due_of = {user.pk: max(self.due_at, extended.get(user.pk, self.due_at)) for user in users}
         submissions = Submission.objects.filter(
-            user=user,
-            problem__in=[item.problem for item in items],
+            user__in=users,
+            problem__in=list(item_of_problem),
             kind=Submission.Kind.SUBMIT,
             status=Submission.Status.GRADED,
         ).order_by("created_at", "id")
-        best: dict[int, ProblemScore] = {}
-        for submission in submissions:
+        best: dict[tuple[int, int], ProblemScore] = {}
+        for submission in submissions.only(
+            "id", "user_id", "problem_id", "score", "max_score", "created_at", "handed_in_at"
+        ):
             handed_in_at = submission.handed_in
             if handed_in_at < self.release_at or not submission.max_score:
                 continue
-            item = next(item for item in items if item.problem_id == submission.problem_id)
-            credit = self.credit(handed_in_at, due_at)
+            item = item_of_problem[submission.problem_id]
+            credit = self.credit(handed_in_at, due_of[submission.user_id])
             earned = float(item.points) * (submission.score or 0.0) / submission.max_score * credit.fraction
-            if item.pk not in best or earned > best[item.pk].earned:
-                best[item.pk] = ProblemScore(item, round(earned, 2), submission, credit)
-        return [best.get(item.pk, ProblemScore(item, 0.0, None, None)) for item in items]
+            key = (submission.user_id, item.pk)
+            if key not in best or earned > best[key].earned:
+                best[key] = ProblemScore(item, round(earned, 2), submission, credit)
+        return {
+            user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None)) for item in items]
+            for user in users
+        }
 
     @property
     def total_points(self) -> float:

@@ -6,5 +6,6 @@ app_name = "courses"
 urlpatterns = [
     path("", views.course_list, name="list"),
     path("<slug:slug>/", views.course_detail, name="detail"),
+    path("<slug:slug>/gradebook/", views.gradebook, name="gradebook"),
     path("<slug:slug>/<slug:assignment>/", views.assignment_detail, name="assignment"),
 ]

@@ -7,6 +7,7 @@ exist; a student gets a 404 for an assignment before its release too.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -32,20 +33,47 @@ def course_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     course = member_course(request, slug)
     assignments = course.visible_assignments(request.user, timezone.now())
     rows = [(a, a.due_for(request.user)) for a in assignments]
-    return render(request, "courses/course_detail.html", {"course": course, "rows": rows})
+    context = {"course": course, "rows": rows, "is_staff": course.is_staff(request.user)}
+    return render(request, "courses/course_detail.html", context)
 
 
 @login_required
 def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> HttpResponse:
     course = member_course(request, slug)
     found = get_object_or_404(course.visible_assignments(request.user, timezone.now()), slug=assignment)
-    scores = found.problem_scores(request.user)
+    student = request.user
+    if request.GET.get("student") and course.is_staff(request.user):  # staff read a student's standing
+        member = course.memberships.filter(user__username=request.GET["student"]).select_related("user").first()
+        if member is None:
+            raise Http404("No such student in this course.")
+        student = member.user
+    scores = found.problem_scores(student)
     context = {
         "course": course,
         "assignment": found,
-        "due_at": found.due_for(request.user),
+        "student": student,
+        "is_staff": course.is_staff(request.user),
+        "due_at": found.due_for(student),
         "scores": scores,
         "earned": sum(score.earned for score in scores),
         "total": found.total_points,
     }
     return render(request, "courses/assignment_detail.html", context)
+
+
+@login_required
+def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Staff's view of the course: each student's points in each assignment, late and
+    extension marks, a section filter and the same table as CSV."""
+    course = member_course(request, slug)
+    if not course.is_staff(request.user):
+        raise PermissionDenied("Only the course's staff see its gradebook.")
+    section = request.GET.get("section", "")
+    table = course.gradebook(section=section)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{course.slug}-gradebook.csv"'
+        table.write_csv(response)
+        return response
+    context = {"course": course, "table": table, "section": section, "sections": course.sections()}
+    return render(request, "courses/gradebook.html", context)
