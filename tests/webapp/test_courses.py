@@ -108,8 +108,8 @@ def test_each_problem_counts_the_best_hand_in_after_the_release_under_the_policy
 
     first, second = assignment.problem_scores(ada)
     assert (first.item.problem.slug, first.earned, first.credit.late) == ("aot_compiled_sum", 7.5, True)
-    assert first.submission != half_on_time
-    assert (second.earned, second.submission, second.credit.note) == (5.0, late_full, "2 days late: 50% off")
+    assert first.submission_id != half_on_time.pk
+    assert (second.earned, second.submission_id, second.credit.note) == (5.0, late_full.pk, "2 days late: 50% off")
     assert assignment.total_points == 20.0
 
 
@@ -122,7 +122,7 @@ def test_an_extension_makes_a_late_hand_in_on_time(assignment, django_user_model
     Extension.objects.create(assignment=assignment, user=ada, due_at=DUE + timedelta(days=1), reason="travel")
     scores = assignment.problem_scores(ada)
     assert [score.earned for score in scores] == [0.0, 10.0]
-    assert scores[0].submission is None and not scores[1].credit.late
+    assert scores[0].submission_id is None and not scores[1].credit.late
 
 
 def test_a_submission_is_handed_in_when_received_unless_staff_say_otherwise(assignment, django_user_model):

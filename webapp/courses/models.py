@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Coalesce
 
 from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
@@ -251,27 +252,30 @@ class Assignment(models.Model):
         item_of_problem = {item.problem_id: item for item in items}
         extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
         due_of = {user.pk: max(self.due_at, extended.get(user.pk, self.due_at)) for user in users}
-        submissions = Submission.objects.filter(
-            user__in=users,
-            problem__in=list(item_of_problem),
-            kind=Submission.Kind.SUBMIT,
-            status=Submission.Status.GRADED,
-        ).order_by("created_at", "id")
+        # Plain rows, not model instances: a gradebook reads thousands of them.
+        rows = (
+            Submission.objects.filter(
+                user__in=users,
+                problem__in=list(item_of_problem),
+                kind=Submission.Kind.SUBMIT,
+                status=Submission.Status.GRADED,
+                max_score__gt=0,
+            )
+            .annotate(handed_in=Coalesce("handed_in_at", "created_at"))
+            .filter(handed_in__gte=self.release_at)
+            .order_by("handed_in", "id")
+            .values_list("id", "user_id", "problem_id", "score", "max_score", "handed_in")
+        )
         best: dict[tuple[int, int], ProblemScore] = {}
-        for submission in submissions.only(
-            "id", "user_id", "problem_id", "score", "max_score", "created_at", "handed_in_at"
-        ):
-            handed_in_at = submission.handed_in
-            if handed_in_at < self.release_at or not submission.max_score:
-                continue
-            item = item_of_problem[submission.problem_id]
-            credit = self.credit(handed_in_at, due_of[submission.user_id])
-            earned = float(item.points) * (submission.score or 0.0) / submission.max_score * credit.fraction
-            key = (submission.user_id, item.pk)
+        for submission_id, user_id, problem_id, score, max_score, handed_in in rows:
+            item = item_of_problem[problem_id]
+            credit = self.credit(handed_in, due_of[user_id])
+            earned = round(float(item.points) * (score or 0.0) / max_score * credit.fraction, 2)
+            key = (user_id, item.pk)
             if key not in best or earned > best[key].earned:
-                best[key] = ProblemScore(item, round(earned, 2), submission, credit)
+                best[key] = ProblemScore(item, earned, submission_id, handed_in, credit)
         return {
-            user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None)) for item in items]
+            user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None, None)) for item in items]
             for user in users
         }
 
@@ -286,7 +290,8 @@ class ProblemScore:
 
     item: AssignmentProblem
     earned: float
-    submission: Submission | None  # the hand-in that earned it; None when nothing counted
+    submission_id: int | None  # the hand-in that earned it; None when nothing counted
+    handed_in: datetime | None
     credit: Credit | None
 
 
