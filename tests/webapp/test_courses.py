@@ -220,8 +220,8 @@ def test_the_course_pages_need_a_sign_in(client, assignment):
 
 
 def gradebook_course(assignment: Assignment) -> tuple[User, User, User]:
-    """A TA and two students of sections A and B; ada solves one problem late, bob one on time
-    under an extension."""
+    """A TA and two students of sections A and B; ada solves one problem late and half of the
+    other on time, bob one on time under an extension."""
     assignment.late_policy = Assignment.LatePolicy.PENALTY_PER_DAY
     assignment.save()
     course = assignment.course
@@ -230,6 +230,8 @@ def gradebook_course(assignment: Assignment) -> tuple[User, User, User]:
     Membership.objects.filter(user=ada).update(section="A")
     Membership.objects.filter(user=bob).update(section="B")
     hand_in(ada, "aot_compiled_sum", DUE + timedelta(hours=2), 100.0)
+    hand_in(ada, "batched_dot", DUE - timedelta(days=1), 30.0)
+    hand_in(ada, "batched_dot", DUE - timedelta(hours=1), 50.0)
     Extension.objects.create(assignment=assignment, user=bob, due_at=DUE + timedelta(days=3), reason="ill")
     hand_in(bob, "batched_dot", DUE + timedelta(days=2), 100.0)
     return ta, ada, bob
@@ -241,7 +243,7 @@ def test_staff_read_the_gradebook_with_late_and_extension_marks_by_section_and_a
     page = client.get("/courses/jax-101/gradebook/").content.decode()
     assert "2 students." in page
     ada_row = page[page.index("<td>ada</td>") : page.index("</tr>", page.index("<td>ada</td>"))]
-    assert '>9</a> <span class="late">late</span>' in ada_row and "ext." not in ada_row
+    assert '>14</a> <span class="late">late</span>' in ada_row and "ext." not in ada_row
     bob_row = page[page.index("<td>=bob</td>") : page.index("</tr>", page.index("<td>=bob</td>"))]
     assert '>10</a> <span class="extended">ext.</span>' in bob_row and "late</span>" not in bob_row
     only_a = client.get("/courses/jax-101/gradebook/?section=A").content.decode()
@@ -250,10 +252,10 @@ def test_staff_read_the_gradebook_with_late_and_extension_marks_by_section_and_a
     assert csv_text.splitlines() == [
         "username,email,name,section,week-1,week-1 late,week-1 extension,total",
         "'=bob,,,B,10,,extension,10",
-        "ada,,,A,9,late,,9",
+        "ada,,,A,14,late,,14",
     ]
     standing = client.get("/courses/jax-101/week-1/?student=ada").content.decode()
-    assert "The standing of <strong>ada</strong>" in standing and "Score: <strong>9</strong>" in standing
+    assert "The standing of <strong>ada</strong>" in standing and "Score: <strong>14</strong>" in standing
 
 
 def test_students_get_no_gradebook_and_no_one_else_s_standing(client, assignment, other_course):
@@ -262,7 +264,7 @@ def test_students_get_no_gradebook_and_no_one_else_s_standing(client, assignment
     assert client.get("/courses/jax-101/gradebook/").status_code == 403
     assert client.get("/courses/jax-201/gradebook/").status_code == 404
     page = client.get("/courses/jax-101/week-1/?student=%3Dbob").content.decode()
-    assert "Your score: <strong>9</strong>" in page and "=bob" not in page
+    assert "Your score: <strong>14</strong>" in page and "=bob" not in page
     client.force_login(ta)  # staff of one course are nobody in another
     assert client.get("/courses/jax-201/gradebook/").status_code == 404
     assert client.get("/courses/jax-101/week-1/?student=nobody").status_code == 404

@@ -20,7 +20,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models.functions import Coalesce
+from django.db.models import F, FloatField, Max
+from django.db.models.functions import Cast, Coalesce
 
 from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
@@ -78,7 +79,7 @@ class Course(models.Model):
         members = list(students.order_by("user__username"))
         users = [member.user for member in members]
         assignments = list(self.assignments.prefetch_related("items"))
-        columns = [(assignment, assignment.scores(users)) for assignment in assignments]
+        columns = [(assignment, assignment.scores(users, times=False)) for assignment in assignments]
         extended = set(
             Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
         )
@@ -244,16 +245,18 @@ class Assignment(models.Model):
         """Each problem's points for one student (see ``scores``)."""
         return self.scores([user])[user.pk]
 
-    def scores(self, users: Sequence[User]) -> dict[int, list[ProblemScore]]:
+    def scores(self, users: Sequence[User], *, times: bool = True) -> dict[int, list[ProblemScore]]:
         """Each problem's points for each of ``users``, by user id: the best of their graded
         Submits handed in from the release on, each worth its score times its credit under the
-        late policy, against their own due time. Three queries, however many users."""
+        late policy, against their own due time. Four queries, however many users.
+
+        ``times=False`` (the gradebook, which reads thousands): an on-time hand-in is read back
+        as its problem's best fraction alone (``submission_id`` and ``handed_in`` are None)."""
         items = list(self.items.select_related("problem"))
         item_of_problem = {item.problem_id: item for item in items}
         extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
         due_of = {user.pk: max(self.due_at, extended.get(user.pk, self.due_at)) for user in users}
-        # Plain rows, not model instances: a gradebook reads thousands of them.
-        rows = (
+        graded = (
             Submission.objects.filter(
                 user__in=users,
                 problem__in=list(item_of_problem),
@@ -261,19 +264,45 @@ class Assignment(models.Model):
                 status=Submission.Status.GRADED,
                 max_score__gt=0,
             )
-            .annotate(handed_in=Coalesce("handed_in_at", "created_at"))
-            .filter(handed_in__gte=self.release_at)
-            .order_by("handed_in", "id")
-            .values_list("id", "user_id", "problem_id", "score", "max_score", "handed_in")
+            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
+            .filter(hand_in_time__gte=self.release_at)
+            .order_by("hand_in_time", "id")
         )
+        fields = ["id", "user_id", "problem_id", "score", "max_score"]
         best: dict[tuple[int, int], ProblemScore] = {}
-        for submission_id, user_id, problem_id, score, max_score, handed_in in rows:
+
+        def consider(
+            submission_id: int | None, user_id: int, problem_id: int, fraction: float, credit: Credit, at: Any
+        ) -> None:
             item = item_of_problem[problem_id]
-            credit = self.credit(handed_in, due_of[user_id])
-            earned = round(float(item.points) * (score or 0.0) / max_score * credit.fraction, 2)
+            earned = round(float(item.points) * fraction * credit.fraction, 2)
             key = (user_id, item.pk)
-            if key not in best or earned > best[key].earned:
-                best[key] = ProblemScore(item, earned, submission_id, handed_in, credit)
+            if key not in best or earned > best[key].earned:  # ties: the earliest
+                best[key] = ProblemScore(item, earned, submission_id, at, credit)
+
+        # Plain rows, not model instances. On time by the assignment's own due time is on time
+        # for everyone (an extension only moves it later): no time needs reading back for those,
+        # and without times only each problem's best fraction (one row per student and problem).
+        on_time = graded.filter(hand_in_time__lte=self.due_at)
+        on_time_credit = Credit(1.0, timedelta(0), "")
+        if times:
+            for submission_id, user_id, problem_id, score, max_score, at in on_time.values_list(
+                *fields, "hand_in_time"
+            ):
+                consider(submission_id, user_id, problem_id, (score or 0.0) / max_score, on_time_credit, at)
+        else:
+            best_fractions = (
+                on_time.order_by()
+                .values_list("user_id", "problem_id")
+                .annotate(fraction=Max(Cast("score", FloatField()) / F("max_score")))
+            )
+            for user_id, problem_id, fraction in best_fractions:
+                consider(None, user_id, problem_id, fraction or 0.0, on_time_credit, None)
+        for submission_id, user_id, problem_id, score, max_score, at in graded.filter(
+            hand_in_time__gt=self.due_at
+        ).values_list(*fields, "hand_in_time"):
+            credit = self.credit(at, due_of[user_id])
+            consider(submission_id, user_id, problem_id, (score or 0.0) / max_score, credit, at)
         return {
             user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None, None)) for item in items]
             for user in users
@@ -291,7 +320,7 @@ class ProblemScore:
     item: AssignmentProblem
     earned: float
     submission_id: int | None  # the hand-in that earned it; None when nothing counted
-    handed_in: datetime | None
+    handed_in: datetime | None  # its time (None for an on-time one, if not asked for)
     credit: Credit | None
 
 

@@ -81,14 +81,16 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     # Each cell links to the student's standing: the URLs are built here, once per column,
     # since a template's {% url %} in each of 2,000 cells costs more than the table itself.
     column_urls = [reverse("courses:assignment", args=(course.slug, a.slug)) for a in table.assignments]
-    rows = [
-        (row, [(cell, f"{url}?student={quote(row.member.user.username)}") for cell, url in zip(row.cells, column_urls)])
-        for row in table.rows
-    ]
+    rows = []
+    for row in table.rows:
+        student = quote(row.member.user.username)
+        rows.append(
+            (row, [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)])
+        )
     context = {
         "course": course,
         "table": table,
-        "columns": list(zip(table.assignments, column_urls)),
+        "columns": list(zip(table.assignments, column_urls, strict=True)),
         "rows": rows,
         "section": section,
         "sections": course.sections(),
