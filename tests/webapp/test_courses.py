@@ -1,16 +1,29 @@
-"""Courses: roles, deadlines, extensions and what a hand-in earns under each late policy."""
+"""Courses: roles, deadlines, extensions, what a hand-in earns under each late policy, the
+pages and who may see them, rosters and the invite link."""
 
 from __future__ import annotations
 
+import io
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
 from django.db import IntegrityError
 
 from webapp.catalog.models import Problem
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership
+from webapp.courses.models import (
+    Assignment,
+    AssignmentProblem,
+    Course,
+    Extension,
+    Membership,
+    RosterError,
+    read_roster,
+)
 from webapp.submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
@@ -268,3 +281,86 @@ def test_students_get_no_gradebook_and_no_one_else_s_standing(client, assignment
     client.force_login(ta)  # staff of one course are nobody in another
     assert client.get("/courses/jax-201/gradebook/").status_code == 404
     assert client.get("/courses/jax-101/week-1/?student=nobody").status_code == 404
+
+
+# -- rosters ------------------------------------------------------------------------------------
+
+
+ROSTER = "\ufeffUsername,Email,Name,Section\nada,ada@example.org,Ada Lovelace,A\n\nbob,,Bob,B\n"
+
+
+def test_a_roster_is_read_with_its_header_in_any_order_and_case():
+    rows = read_roster("section,USERNAME\nB,bob\n")
+    assert [(r.line, r.username, r.email, r.section) for r in rows] == [(2, "bob", "", "B")]
+    assert [r.name for r in read_roster(ROSTER)] == ["Ada Lovelace", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("email,name\nx@example.org,X\n", "line 1: the header must name a username column"),
+        ("username,role\nada,ta\n", "line 1: unknown column 'role'"),
+        ("username\nada\nbad name\n", "line 3: 'bad name' is not a username"),
+        ("username,email\nada,not-an-address\n", "line 2: 'not-an-address' is not an email address"),
+        ("username\nada\nada\n", "line 3: ada is listed twice"),
+        ("username,section\nada," + "x" * 51 + "\n", "line 2: a name may have 150 characters, a section 50"),
+    ],
+)
+def test_a_bad_roster_names_its_line_and_what_is_wrong(text, message):
+    with pytest.raises(RosterError, match=re.escape(message)):
+        read_roster(text)
+
+
+def test_enrolling_makes_missing_accounts_moves_sections_and_leaves_staff_alone(course):
+    ta = enrol(course, "bob", Membership.Role.TA)
+    existing = User.objects.create_user("ada", password="a-long-password-1")
+    first = course.enrol(read_roster(ROSTER))
+    assert (first.created, first.enrolled, first.skipped) == ([], ["ada"], ["bob"])
+    assert existing.check_password("a-long-password-1")  # an existing account is left as it was
+    moved = course.enrol(read_roster("username,section\nada,C\ncyd,A\n"))
+    assert (moved.created, moved.enrolled, moved.updated) == (["cyd"], ["cyd"], ["ada"])
+    cyd = User.objects.get(username="cyd")
+    assert not cyd.has_usable_password()
+    assert course.membership_of(ta).role == Membership.Role.TA
+    assert dict(course.memberships.values_list("user__username", "section")) == {"ada": "C", "bob": "", "cyd": "A"}
+
+
+def test_manage_py_enrol_reads_a_file_and_says_what_it_did(course, tmp_path):
+    roster_file = tmp_path / "roster.csv"
+    roster_file.write_text(ROSTER, encoding="utf-8")
+    out = io.StringIO()
+    call_command("enrol", "jax-101", str(roster_file), stdout=out)
+    assert out.getvalue().startswith("jax-101: 2 enrolled (2 new accounts), 0 moved to another section, 0 already")
+    roster_file.write_text("username\nbad name\n")
+    with pytest.raises(CommandError, match="line 2: 'bad name' is not a username"):
+        call_command("enrol", "jax-101", str(roster_file))
+    with pytest.raises(CommandError, match="no course 'nope' \\(courses: jax-101\\)"):
+        call_command("enrol", "nope", str(roster_file))
+
+
+def test_the_instructor_uploads_a_roster_and_a_bad_one_enrols_nobody(client, course):
+    instructor = enrol(course, "grace", Membership.Role.INSTRUCTOR)
+    ta = enrol(course, "alan", Membership.Role.TA)
+    client.force_login(ta)
+    assert client.get("/courses/jax-101/roster/").status_code == 403
+    client.force_login(instructor)
+    bad = client.post("/courses/jax-101/roster/", {"roster": SimpleUploadedFile("r.csv", b"username\nada\nada\n")})
+    assert bad.status_code == 400 and "line 3: ada is listed twice" in bad.content.decode()
+    assert not course.memberships.filter(user__username="ada").exists()
+    good = client.post("/courses/jax-101/roster/", {"roster": SimpleUploadedFile("r.csv", ROSTER.encode())})
+    assert good.status_code == 200 and "2 enrolled (2 new accounts)" in good.content.decode()
+    assert course.memberships.filter(role=Membership.Role.STUDENT).count() == 2
+
+
+def test_the_invite_link_lets_a_signed_in_visitor_join_as_a_student(client, course):
+    eve = User.objects.create_user("eve", password="a-long-password-1")
+    url = f"/courses/join/{course.invite_code}/"
+    assert client.get(url).status_code == 302  # a sign-in first
+    client.force_login(eve)
+    assert "Join the course" in client.get(url).content.decode()
+    assert client.get("/courses/join/not-the-code/").status_code == 404
+    assert client.get("/courses/jax-101/").status_code == 404  # not yet a member
+    response = client.post(url)
+    assert response.status_code == 302 and response["Location"] == "/courses/jax-101/"
+    assert course.membership_of(eve).role == Membership.Role.STUDENT
+    assert client.get("/courses/jax-101/").status_code == 200

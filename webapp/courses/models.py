@@ -9,7 +9,10 @@ site received it, or for an autograded notebook the time staff give on the comma
 from __future__ import annotations
 
 import csv
+import io
 import math
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -18,8 +21,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
+from django.db import models, transaction
 from django.db.models import F, FloatField, Max
 from django.db.models.functions import Cast, Coalesce
 
@@ -28,12 +31,81 @@ from webapp.catalog.models import Problem
 from webapp.submissions.models import Submission
 
 
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class RosterError(ValueError):
+    """A roster file that cannot be read; the message names the line and what is wrong."""
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    line: int
+    username: str
+    email: str
+    name: str
+    section: str
+
+
+ROSTER_COLUMNS = ("username", "email", "name", "section")
+MAX_ROSTER_BYTES = 2 * 2**20
+
+
+def read_roster(text: str) -> list[RosterRow]:
+    """A roster as CSV with a header naming ``username`` (required), ``email``, ``name`` and
+    ``section`` (optional, any order). Raises ``RosterError`` naming the first bad line."""
+    if len(text.encode()) > MAX_ROSTER_BYTES:
+        raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))  # a spreadsheet's byte-order mark
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    if "username" not in header:
+        raise RosterError("line 1: the header must name a username column (and may name email, name, section)")
+    unknown = [name for name in header if name not in ROSTER_COLUMNS]
+    if unknown:
+        raise RosterError(f"line 1: unknown column {unknown[0]!r}; the columns are {', '.join(ROSTER_COLUMNS)}")
+    reader.fieldnames = header
+    rows, seen = [], set()
+    for row in reader:
+        line = reader.line_num
+        values = {name: (row.get(name) or "").strip() for name in ROSTER_COLUMNS}
+        if not any(values.values()):
+            continue  # a blank line
+        username = values["username"]
+        if not username or not re.fullmatch(r"[\w.@+-]{1,150}", username):
+            raise RosterError(f"line {line}: {username!r} is not a username (letters, digits and @.+-_, at most 150)")
+        if username in seen:
+            raise RosterError(f"line {line}: {username} is listed twice")
+        if values["email"]:
+            try:
+                validate_email(values["email"])
+            except ValidationError:
+                raise RosterError(f"line {line}: {values['email']!r} is not an email address") from None
+        if len(values["name"]) > 150 or len(values["section"]) > 50:
+            raise RosterError(f"line {line}: a name may have 150 characters, a section 50")
+        seen.add(username)
+        rows.append(RosterRow(line, username, values["email"], values["name"], values["section"]))
+    return rows
+
+
+@dataclass(frozen=True)
+class Enrolment:
+    """What a roster did: accounts made, students enrolled, and those already in the course."""
+
+    created: list[str]
+    enrolled: list[str]
+    updated: list[str]
+    skipped: list[str]  # staff of the course: a roster never makes them students
+
+
 class Course(models.Model):
     """A course: its staff and students (``Membership``) and its assignments."""
 
     slug = models.SlugField(unique=True)
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    # Who opens /courses/join/<code>/ signed in joins as a student; the instructor can change it.
+    invite_code = models.CharField(max_length=40, unique=True, default=new_invite_code)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -66,6 +138,38 @@ class Course(models.Model):
         if self.membership_of(user) is None:
             return self.assignments.none()
         return self.assignments.filter(release_at__lte=now)
+
+    @transaction.atomic
+    def enrol(self, roster: list[RosterRow]) -> Enrolment:
+        """Enrol every row as a student (in its section), making the accounts that are missing
+        (without a password: they set one through a password reset, or sign in by LTI)."""
+        result = Enrolment([], [], [], [])
+        for row in roster:
+            first, _, last = row.name.partition(" ")
+            user, made = User.objects.get_or_create(
+                username=row.username, defaults={"email": row.email, "first_name": first[:150], "last_name": last[:150]}
+            )
+            if made:
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+                result.created.append(user.username)
+            membership, joined = Membership.objects.get_or_create(
+                course=self, user=user, defaults={"section": row.section}
+            )
+            if joined:
+                result.enrolled.append(user.username)
+            elif membership.role != Membership.Role.STUDENT:
+                result.skipped.append(user.username)
+            elif membership.section != row.section:
+                membership.section = row.section
+                membership.save(update_fields=["section"])
+                result.updated.append(user.username)
+        return result
+
+    def join(self, user: User) -> Membership:
+        """``user`` joins by the invite link: as a student, unless they are in the course already."""
+        membership, _ = Membership.objects.get_or_create(course=self, user=user)
+        return membership
 
     def sections(self) -> list[str]:
         students = self.memberships.filter(role=Membership.Role.STUDENT).exclude(section="")

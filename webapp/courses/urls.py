@@ -5,7 +5,9 @@ from webapp.courses import views
 app_name = "courses"
 urlpatterns = [
     path("", views.course_list, name="list"),
+    path("join/<str:code>/", views.join, name="join"),
     path("<slug:slug>/", views.course_detail, name="detail"),
     path("<slug:slug>/gradebook/", views.gradebook, name="gradebook"),
+    path("<slug:slug>/roster/", views.roster, name="roster"),
     path("<slug:slug>/<slug:assignment>/", views.assignment_detail, name="assignment"),
 ]

@@ -6,17 +6,18 @@ exist; a student gets a 404 for an assignment before its release too.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
 from webapp.accounts.requests import SignedInRequest
-from webapp.courses.models import Course
+from webapp.courses.models import MAX_ROSTER_BYTES, Course, RosterError, read_roster
 
 
 def member_course(request: SignedInRequest, slug: str) -> Course:
@@ -36,7 +37,12 @@ def course_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     course = member_course(request, slug)
     assignments = course.visible_assignments(request.user, timezone.now())
     rows = [(a, a.due_for(request.user)) for a in assignments]
-    context = {"course": course, "rows": rows, "is_staff": course.is_staff(request.user)}
+    context = {
+        "course": course,
+        "rows": rows,
+        "is_staff": course.is_staff(request.user),
+        "is_instructor": course.is_instructor(request.user),
+    }
     return render(request, "courses/course_detail.html", context)
 
 
@@ -96,3 +102,42 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         "sections": course.sections(),
     }
     return render(request, "courses/gradebook.html", context)
+
+
+@login_required
+def roster(request: SignedInRequest, slug: str) -> HttpResponse:
+    """The instructor's roster: the members, a CSV upload that enrols students, the invite link."""
+    course = member_course(request, slug)
+    if not course.is_instructor(request.user):
+        raise PermissionDenied("Only the course's instructors change its roster.")
+    context: dict[str, Any] = {"course": course}
+    status = 200
+    if request.method == "POST":
+        upload = request.FILES.get("roster")
+        try:
+            if upload is None:
+                raise RosterError("choose a CSV file to upload")
+            if upload.size is not None and upload.size > MAX_ROSTER_BYTES:
+                raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
+            text = upload.read().decode("utf-8-sig")
+            context["enrolment"] = course.enrol(read_roster(text))
+        except UnicodeDecodeError:
+            context["error"] = "the file is not UTF-8 text (save the roster as CSV UTF-8)"
+            status = 400
+        except RosterError as exc:
+            context["error"] = str(exc)
+            status = 400
+    context["members"] = course.memberships.select_related("user").order_by("role", "section", "user__username")
+    context["invite_url"] = request.build_absolute_uri(reverse("courses:join", args=(course.invite_code,)))
+    return render(request, "courses/roster.html", context, status=status)
+
+
+@login_required
+def join(request: SignedInRequest, code: str) -> HttpResponse:
+    """The invite link: a signed-in visitor confirms, and joins the course as a student."""
+    course = get_object_or_404(Course, invite_code=code)
+    if request.method == "POST":
+        course.join(request.user)
+        return redirect("courses:detail", course.slug)
+    member = course.membership_of(request.user) is not None
+    return render(request, "courses/join.html", {"course": course, "member": member})
