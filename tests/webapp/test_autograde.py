@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
@@ -23,6 +25,7 @@ from grader.problem import load_problem, solutions_dir
 from grader.spreadsheet import FORMULA_LEADS
 from webapp import grading
 from webapp.catalog.models import Problem
+from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership
 from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Draft, Progress, Submission
 
@@ -300,3 +303,50 @@ def test_no_gradebook_cell_begins_like_a_formula(catalog, django_user_model, tmp
         rows = list(csv.reader(io.StringIO(text)))
         assert rows[1][:2] == ['\'=HYPERLINK("x")', "'+x@example.org"]
         assert not any(cell.startswith(FORMULA_LEADS) for row in rows for cell in row)
+
+
+def test_autograde_into_an_assignment_records_its_students_at_their_hand_in_times(
+    accounts, handed_in, tmp_path, sandboxes
+):
+    course = Course.objects.create(slug="jax-101", title="JAX 101")
+    assignment = Assignment.objects.create(
+        course=course,
+        slug="week-1",
+        title="Week 1",
+        release_at=datetime(2026, 9, 1, tzinfo=UTC),
+        due_at=datetime(2026, 9, 8, 22, 0, tzinfo=UTC),
+        late_policy="penalty_per_day",
+    )
+    AssignmentProblem.objects.create(assignment=assignment, problem=Problem.objects.get(slug=SLUG), points=10)
+    Membership.objects.create(course=course, user=accounts["ada"])  # ben is not in the course
+    times = tmp_path / "times.csv"
+    times.write_text("username,handed_in_at\nada,2026-09-09T08:00+02:00\nben,2026-09-08T12:00Z\n")
+    out, err = io.StringIO(), io.StringIO()
+    call_command(
+        "autograde", str(handed_in), problem=SLUG, jobs=2, student_from="metadata", assignment="jax-101/week-1",
+        hand_in_times=times, stdout=out, stderr=err,
+    )  # fmt: skip
+    assert "  ada: 1 day late: 10% off" in out.getvalue()
+    assert "recorded 1 submission(s) of aot_compiled_sum for jax-101/week-1" in out.getvalue()
+    assert "download-1.ipynb): not a student of jax-101" in err.getvalue()
+    ada = Submission.objects.get(user=accounts["ada"])
+    assert ada.handed_in_at == datetime(2026, 9, 9, 6, 0, tzinfo=UTC)  # stored in UTC
+    assert [score.earned for score in assignment.problem_scores(accounts["ada"])] == [9.0]
+    assert not Submission.objects.filter(user=accounts["ben"]).exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"assignment": "jax-101/nope"}, "no assignment 'jax-101/nope' (give it as COURSE/ASSIGNMENT"),
+        ({"hand_in_times": "HEADERLESS"}, "line 1: the header must name the columns username and handed_in_at"),
+        ({"hand_in_times": "NAIVE"}, "line 2: '2026-09-08T12:00' has no time zone"),
+    ],
+)
+def test_autograde_refuses_an_unknown_assignment_and_unreadable_hand_in_times(accounts, tmp_path, options, message):
+    (tmp_path / "HEADERLESS").write_text("ada,2026-09-08T12:00Z\n")
+    (tmp_path / "NAIVE").write_text("username,handed_in_at\nada,2026-09-08T12:00\n")
+    if "hand_in_times" in options:
+        options = {"hand_in_times": tmp_path / options["hand_in_times"]}
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("autograde", str(tmp_path), problem=SLUG, **options)

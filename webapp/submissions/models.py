@@ -341,12 +341,20 @@ class Submission(models.Model):
 
     @classmethod
     def record_graded(
-        cls, user: User, problem: Problem, report: dict[str, Any], *, code: str, notebook: str = ""
+        cls,
+        user: User,
+        problem: Problem,
+        report: dict[str, Any],
+        *,
+        code: str,
+        notebook: str = "",
+        handed_in_at: datetime | None = None,
     ) -> Submission:
         """Record a Submit graded elsewhere (a notebook graded by staff) and update the standing.
 
         It is a Submit like one made on the site: it counts for the gradebook and for solving,
-        and ``regrade`` grades it again from its notebook.
+        and ``regrade`` grades it again from its notebook. ``handed_in_at``: when the student
+        handed it in, as staff say (deadlines go by it); by default, now.
         """
         now = timezone.now()
         with transaction.atomic():
@@ -365,6 +373,7 @@ class Submission(models.Model):
                 attempt=1,
                 started_at=now,
                 finished_at=now,
+                handed_in_at=handed_in_at,
             )
             Progress.refresh(user.pk, problem.pk)
         return submission

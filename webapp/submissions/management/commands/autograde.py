@@ -11,9 +11,13 @@ set aside. Whatever is not recorded is listed at the end with its reason; no acc
 
 from __future__ import annotations
 
+import argparse
+import csv
+import io
 import json
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +25,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from webapp.catalog.models import Problem
+from webapp.courses.models import Assignment
 from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Submission
 
@@ -67,6 +72,23 @@ class Command(BaseCommand):
         )
         parser.add_argument("--trust-unsigned-metadata", action="store_true", help=TRUST_UNSIGNED_HELP)
         parser.add_argument("--out", type=Path, help="also write the reports, JUnit XML and CSVs here")
+        parser.add_argument(
+            "--assignment",
+            help="COURSE/ASSIGNMENT (slugs): record only the course's students, and say what each notebook "
+            "earns under the assignment's deadline and late policy",
+        )
+        hand_in = parser.add_mutually_exclusive_group()
+        hand_in.add_argument(
+            "--handed-in-at",
+            type=parse_hand_in_time,
+            help="when every notebook was handed in (ISO 8601 with a time zone, e.g. 2026-09-08T23:59+02:00); "
+            "default: when it is recorded",
+        )
+        hand_in.add_argument(
+            "--hand-in-times",
+            type=Path,
+            help="a CSV of each student's hand-in time: columns username and handed_in_at (ISO 8601 with a zone)",
+        )
 
     def handle(self, *args: Any, files: list[str], problem: str, **options: Any) -> None:
         from grader.autograde import AutogradeUsageError, autograde, summary_table
@@ -79,6 +101,8 @@ class Command(BaseCommand):
             raise CommandError("--jobs must be at least 1")
         if options["trust_unsigned_metadata"] and options["student_from"] != "metadata":
             raise CommandError("--trust-unsigned-metadata is for --student-from metadata")
+        assignment = find_assignment(options["assignment"], catalog_problem) if options["assignment"] else None
+        hand_in_times = read_hand_in_times(options["hand_in_times"]) if options["hand_in_times"] else None
         started = time.perf_counter()
         try:
             graded, finished = autograde(
@@ -99,12 +123,32 @@ class Command(BaseCommand):
             from_metadata=options["student_from"] == "metadata",
             trust_unsigned=options["trust_unsigned_metadata"],
         )
+        if assignment is not None:
+            students = set(assignment.course.memberships.filter(role="student").values_list("user_id", flat=True))
+            outside = [(item, user) for item, user in recordable if user.pk not in students]
+            refused += [NotRecorded(item, f"not a student of {assignment.course.slug}") for item, _ in outside]
+            recordable = [(item, user) for item, user in recordable if user.pk in students]
+        if hand_in_times is not None:
+            untimed = [(item, user) for item, user in recordable if user.username not in hand_in_times]
+            refused += [NotRecorded(item, "no hand-in time for this student in the CSV") for item, _ in untimed]
+            recordable = [(item, user) for item, user in recordable if user.username in hand_in_times]
         for item, user in recordable:
             files_of = handed_in[item.path]
-            Submission.record_graded(
-                user, catalog_problem, item.report.to_dict(), code=files_of.code, notebook=files_of.notebook
+            at = hand_in_times[user.username] if hand_in_times is not None else options["handed_in_at"]
+            submission = Submission.record_graded(
+                user,
+                catalog_problem,
+                item.report.to_dict(),
+                code=files_of.code,
+                notebook=files_of.notebook,
+                handed_in_at=at,
             )
-        self.stdout.write(f"recorded {len(recordable)} submission(s) of {problem}")
+            if assignment is not None:
+                credit = assignment.credit(submission.handed_in, assignment.due_for(user))
+                if credit.late:
+                    self.stdout.write(f"  {user.username}: {credit.note}")
+        where = f" for {options['assignment']}" if assignment is not None else ""
+        self.stdout.write(f"recorded {len(recordable)} submission(s) of {problem}{where}")
         self.list_not_recorded(refused)
         if not finished:
             raise CommandError("interrupted: the notebooks graded so far were recorded")
@@ -184,6 +228,47 @@ class Command(BaseCommand):
         self.stderr.write(f"not recorded ({len(refused)}):")
         for entry in sorted(refused, key=lambda entry: (entry.item.student, entry.item.path)):
             self.stderr.write(f"  {entry.item.student} ({_shown(entry.item.path)}): {entry.reason}")
+
+
+def parse_hand_in_time(text: str) -> datetime:
+    """An ISO 8601 time with its time zone (a time without one would be read in no one's zone)."""
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an ISO 8601 time, e.g. 2026-09-08T23:59+02:00") from None
+    if when.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no time zone: add one, e.g. +02:00 or Z")
+    return when
+
+
+def read_hand_in_times(path: Path) -> dict[str, datetime]:
+    """Each student's hand-in time from a CSV (columns ``username``, ``handed_in_at``)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"{path}: cannot read it: {exc}") from None
+    reader = csv.DictReader(io.StringIO(text))
+    if not {"username", "handed_in_at"} <= {name.strip() for name in reader.fieldnames or []}:
+        raise CommandError(f"{path}: line 1: the header must name the columns username and handed_in_at")
+    times: dict[str, datetime] = {}
+    for row in reader:
+        username = (row.get("username") or "").strip()
+        try:
+            times[username] = parse_hand_in_time(row.get("handed_in_at") or "")
+        except argparse.ArgumentTypeError as exc:
+            raise CommandError(f"{path}: line {reader.line_num}: {exc}") from None
+    return times
+
+
+def find_assignment(name: str, problem: Problem) -> Assignment:
+    """``COURSE/ASSIGNMENT``, which must hold ``problem``."""
+    course_slug, _, assignment_slug = name.partition("/")
+    assignment = Assignment.objects.filter(course__slug=course_slug, slug=assignment_slug).first()
+    if assignment is None:
+        raise CommandError(f"no assignment {name!r} (give it as COURSE/ASSIGNMENT, by their slugs)")
+    if not assignment.items.filter(problem=problem).exists():
+        raise CommandError(f"{problem.slug} is not a problem of {name}")
+    return assignment
 
 
 def read_handed_in(path: str) -> HandedIn:
