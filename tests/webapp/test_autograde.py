@@ -332,6 +332,10 @@ def test_autograde_into_an_assignment_records_its_students_at_their_hand_in_time
     ada = Submission.objects.get(user=accounts["ada"])
     assert ada.handed_in_at == datetime(2026, 9, 9, 6, 0, tzinfo=UTC)  # stored in UTC
     assert [score.earned for score in assignment.problem_scores(accounts["ada"])] == [9.0]
+    # In the student's history it is a notebook graded by staff, at its hand-in time.
+    page = signed_in(accounts["ada"]).get(reverse("catalog:detail", args=[SLUG])).content.decode()
+    row = page[page.index('<table id="history"') :]
+    assert "notebook, graded by staff</td>" in row and "2026-09-09 06:00:00" in row
     assert not Submission.objects.filter(user=accounts["ben"]).exists()
 
 

@@ -110,6 +110,13 @@ class Submission(models.Model):
         return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
 
     @property
+    def kind_label(self) -> str:
+        """What the student's history calls it: where it came from, not only its kind."""
+        if self.origin == self.Origin.AUTOGRADE:
+            return "notebook, graded by staff"
+        return str(self.kind)
+
+    @property
     def handed_in(self) -> datetime:
         """The time a deadline is measured against."""
         return self.handed_in_at or self.created_at
