@@ -1,5 +1,5 @@
 """Courses: roles, deadlines, extensions, what a hand-in earns under each late policy, the
-pages and who may see them, rosters and the invite link."""
+pages and who may see them, rosters, the invite link and overrides."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from webapp.courses.models import (
     Course,
     Extension,
     Membership,
+    Override,
     RosterError,
     read_roster,
 )
@@ -364,3 +365,54 @@ def test_the_invite_link_lets_a_signed_in_visitor_join_as_a_student(client, cour
     assert response.status_code == 302 and response["Location"] == "/courses/jax-101/"
     assert course.membership_of(eve).role == Membership.Role.STUDENT
     assert client.get("/courses/jax-101/").status_code == 200
+
+
+# -- overrides ----------------------------------------------------------------------------------
+
+
+def test_an_override_replaces_the_points_and_the_latest_counts(assignment, client):
+    ta, ada, _ = gradebook_course(assignment)
+    item = assignment.items.get(problem__slug="batched_dot")
+    Override.objects.create(item=item, user=ada, points=8, reason="regraded by hand", created_by=ta)
+    Override.objects.create(item=item, user=ada, points=7, reason="a second look", created_by=ta)
+    first, second = assignment.problem_scores(ada)
+    assert (first.earned, first.override_reason) == (9.0, "")
+    assert (second.earned, second.override_reason) == (7.0, "a second look")
+    client.force_login(ta)
+    page = client.get("/courses/jax-101/gradebook/").content.decode()
+    ada_row = page[page.index("<td>ada</td>") : page.index("</tr>", page.index("<td>ada</td>"))]
+    assert ">16</a>" in ada_row and '<span class="overridden">override</span>' in ada_row
+    client.force_login(ada)
+    assert "points set by staff: a second look" in client.get("/courses/jax-101/week-1/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("points", "reason", "message"),
+    [(11, "too generous", "At most the problem"), (5, "  ", "Say why the points are set by hand.")],
+)
+def test_an_override_needs_a_reason_and_stays_within_the_problem_s_points(assignment, points, reason, message):
+    ada = User.objects.create_user("ada")
+    override = Override(item=assignment.items.first(), user=ada, points=points, reason=reason)
+    with pytest.raises(ValidationError, match=message):
+        override.full_clean()
+
+
+def test_overrides_are_made_in_the_admin_by_whoever_is_signed_in_and_never_changed(
+    assignment, admin_client, admin_user
+):
+    ada = User.objects.create_user("ada")
+    item = assignment.items.first()
+    response = admin_client.post(
+        "/admin/courses/override/add/",
+        {"item": item.pk, "user": ada.pk, "points": "4", "reason": "a late medical note"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    override = Override.objects.get()
+    assert (override.created_by, override.points) == (admin_user, 4)
+    admin_client.post(
+        f"/admin/courses/override/{override.pk}/change/",
+        {"item": item.pk, "user": ada.pk, "points": "10", "reason": "changed"},
+    )
+    admin_client.post(f"/admin/courses/override/{override.pk}/delete/", {"post": "yes"})
+    override.refresh_from_db()
+    assert (override.points, override.reason) == (4, "a late medical note")

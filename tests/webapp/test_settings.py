@@ -1,11 +1,13 @@
 """Settings read from the environment, tried in a fresh process (they are read once, at start)."""
 
+import io
 import json
 import os
 import subprocess
 import sys
 
 import pytest
+from django.core.management import call_command
 
 from grader.problem import REPO_ROOT
 
@@ -81,3 +83,11 @@ def test_an_origin_without_its_scheme_is_refused_with_the_setting_named(tmp_path
     run = probe(tmp_path, JAXJUDGE_CSRF_TRUSTED_ORIGINS="judge.example.edu")
     assert run.returncode != 0
     assert "JAXJUDGE_CSRF_TRUSTED_ORIGINS: 'judge.example.edu' must be an origin" in run.stderr
+
+
+@pytest.mark.django_db
+def test_the_models_and_their_migrations_agree():
+    # A model changed without its migration would break the first deploy that migrates.
+    out = io.StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+    assert "No changes detected" in out.getvalue()

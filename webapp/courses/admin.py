@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership
+from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override
 
 
 class MembershipInline(admin.TabularInline[Membership, Course]):
@@ -49,4 +49,26 @@ class ExtensionAdmin(admin.ModelAdmin[Extension]):
     def save_model(self, request: HttpRequest, obj: Extension, form: Any, change: bool) -> None:
         if not change and isinstance(request.user, User):
             obj.granted_by = request.user  # who granted it is recorded, never typed in
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Override)
+class OverrideAdmin(admin.ModelAdmin[Override]):
+    """Overrides are a log: made with a reason, never changed or deleted (a new one replaces it)."""
+
+    list_display = ("item", "user", "points", "reason", "created_by", "created_at")
+    list_filter = ("item__assignment__course", "item__assignment")
+    search_fields = ("user__username", "reason")
+    autocomplete_fields = ("user",)
+    readonly_fields = ("created_by", "created_at")
+
+    def has_change_permission(self, request: HttpRequest, obj: Override | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Override | None = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Override, form: Any, change: bool) -> None:
+        if isinstance(request.user, User):
+            obj.created_by = request.user
         super().save_model(request, obj, form, change)

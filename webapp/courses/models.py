@@ -198,6 +198,7 @@ class Course(models.Model):
                         earned=round(sum(score.earned for score in mine), 2),
                         late=any(score.credit is not None and score.credit.late for score in mine),
                         extended=(assignment.pk, member.user.pk) in extended,
+                        overridden=any(score.override_reason for score in mine),
                     )
                 )
             rows.append(GradebookRow(member, cells))
@@ -239,6 +240,7 @@ class GradebookCell:
     earned: float
     late: bool  # a problem's points came from a late hand-in
     extended: bool  # the student has an extension
+    overridden: bool = False  # staff set a problem's points by hand
 
 
 @dataclass(frozen=True)
@@ -407,6 +409,18 @@ class Assignment(models.Model):
         ).values_list(*fields, "hand_in_time"):
             credit = self.credit(at, due_of[user_id])
             consider(submission_id, user_id, problem_id, (score or 0.0) / max_score, credit, at)
+        # Staff's overrides replace what the hand-ins earned: the latest of each student and problem.
+        for override in Override.objects.filter(item__in=items, user__in=users).order_by("created_at", "id"):
+            item = next(item for item in items if item.pk == override.item_id)
+            earned_by_hand_ins = best.get((override.user_id, item.pk))
+            best[override.user_id, item.pk] = ProblemScore(
+                item,
+                float(override.points),
+                earned_by_hand_ins.submission_id if earned_by_hand_ins else None,
+                earned_by_hand_ins.handed_in if earned_by_hand_ins else None,
+                earned_by_hand_ins.credit if earned_by_hand_ins else None,
+                override_reason=override.reason,
+            )
         return {
             user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None, None)) for item in items]
             for user in users
@@ -426,6 +440,7 @@ class ProblemScore:
     submission_id: int | None  # the hand-in that earned it; None when nothing counted
     handed_in: datetime | None  # its time (None for an on-time one, if not asked for)
     credit: Credit | None
+    override_reason: str = ""  # staff set the points by hand (``Override``), for this reason
 
 
 class AssignmentProblem(models.Model):
@@ -465,3 +480,30 @@ class Extension(models.Model):
     def clean(self) -> None:
         if self.due_at and self.assignment_id and self.due_at <= self.assignment.due_at:
             raise ValidationError({"due_at": "An extension must end after the assignment's own due time."})
+
+
+class Override(models.Model):
+    """Points that staff give one student for one problem of an assignment, by hand, with a
+    reason. A verdict or a score is never edited: an override is a record of its own, kept
+    with who made it and when; the latest for a student and problem counts."""
+
+    item = models.ForeignKey(AssignmentProblem, on_delete=models.CASCADE, related_name="overrides")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="overrides")
+    points = models.DecimalField(max_digits=6, decimal_places=2, validators=[MinValueValidator(0)])
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="overrides_made"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.points} points for {self.user} on {self.item}"
+
+    def clean(self) -> None:
+        if not (self.reason or "").strip():
+            raise ValidationError({"reason": "Say why the points are set by hand."})
+        if self.item_id and self.points is not None and self.points > self.item.points:
+            raise ValidationError({"points": f"At most the problem's {self.item.points} points."})
