@@ -109,6 +109,8 @@ INSTALLED_APPS = [
     "webapp.submissions",
     "webapp.accounts",
     "webapp.courses",
+    "lti_tool",
+    "webapp.lti",
 ]
 
 MIDDLEWARE = [
@@ -202,3 +204,9 @@ MAX_PENDING = env_int("JAXJUDGE_MAX_PENDING", 2)
 STALLED_AFTER_S = env_int("JAXJUDGE_STALLED_AFTER_S", 30)
 ALLOW_UNENFORCED_LIMITS = env_bool("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# LTI 1.3 (webapp/lti): how long the tool waits on a platform's keys, token, roster and grade
+# endpoints, so that a slow platform holds up neither a launch nor a worker for long.
+# django-lti's LtiLaunchMiddleware is left out: it looks every request's launch up in the
+# per-process cache, while webapp.lti keeps launches in the database that all processes share.
+LTI_HTTP_TIMEOUT_S = env_int("JAXJUDGE_LTI_HTTP_TIMEOUT_S", 10)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("webapp.accounts.urls")),
     path("courses/", include("webapp.courses.urls")),
+    path("lti/", include("webapp.lti.urls")),
     path("", include("webapp.submissions.urls")),
     path("", include("webapp.catalog.urls")),
 ]
