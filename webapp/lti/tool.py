@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,10 +27,9 @@ from pylti1p3.contrib.django.session import DjangoSessionService
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.lineitem import LineItem
-from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
-from webapp.lti.claims import SCORE_SCOPE, LaunchRefused
+from webapp.lti.claims import NRPS_SCOPE, SCORE_SCOPE, LaunchRefused, service_url
 from webapp.lti.models import LaunchValue
 
 logger = logging.getLogger("webapp.lti")
@@ -184,6 +184,8 @@ def refusal_for(exc: Exception) -> LaunchRefused:
             "This launch did not start in this browser, or its sign-in expired: open the link on your "
             "course's page again."
         )
+    if reason.startswith("Can't decode id_token") and "missing" in reason:
+        return LaunchRefused("This is not a valid LTI launch: its id_token lacks a required claim (exp or iat).")
     if "Nonce" in reason or "nonce" in reason:
         return LaunchRefused("This launch was used already or has expired: open the link on your course's page again.")
     if "expired" in reason:
@@ -239,21 +241,38 @@ def service_connector(registration: LtiRegistration) -> ServiceConnector:
 
 def roster_members(registration: LtiRegistration, memberships_url: str) -> list[dict[str, Any]]:
     """Every member of a platform's course, from its Names and Roles service, page by page
-    (at most MAX_ROSTER_PAGES pages: a platform's next-page links could go on forever)."""
-    service = NamesRolesProvisioningService(
-        service_connector(registration), {"context_memberships_url": memberships_url}
-    )
+    (at most MAX_ROSTER_PAGES pages: a platform's next-page links could go on forever).
+
+    The next page's URL is read from the Link header here: pylti1p3 lowercases it, which
+    breaks case-sensitive paths such as Moodle's ``/CourseSection/``."""
+    connector = service_connector(registration)
     members: list[dict[str, Any]] = []
-    url: str | None = memberships_url
+    url = memberships_url
     for _ in range(MAX_ROSTER_PAGES):
-        if not url:
-            return members
-        page: Any
-        page, url = service.get_members_page(url)
+        answer = connector.make_service_request(
+            [NRPS_SCOPE],
+            url,
+            accept="application/vnd.ims.lti-nrps.v2.membershipcontainer+json",
+            case_insensitive_headers=True,
+        )
+        body: Any = answer["body"]
+        page = body.get("members") if isinstance(body, dict) else None
         if not isinstance(page, list):
             raise ValueError("the platform's roster is not a list of members")
         members.extend(member for member in page if isinstance(member, dict))
+        url = next_page_url(str(answer["headers"].get("Link", "")))
+        if not url:
+            return members
     raise ValueError(f"the platform's roster has more than {MAX_ROSTER_PAGES} pages")
+
+
+def next_page_url(link_header: str) -> str:
+    """The ``rel="next"`` URL of an HTTP Link header, as it is written (http(s) only), or ""."""
+    for part in link_header.split(","):
+        found = re.fullmatch(r'\s*<([^>]*)>\s*;\s*rel="?next"?\s*', part, re.IGNORECASE)
+        if found:
+            return service_url(found.group(1))
+    return ""
 
 
 def scores_url(line_item_url: str) -> str:
