@@ -280,7 +280,7 @@ class Platform:
             }
         claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = ags
         if self.flavour == "canvas":
-            errors = {"errors": {}}
+            errors: dict[str, Any] = {"errors": {}}
             claims.update(
                 {
                     "azp": self.client_id,

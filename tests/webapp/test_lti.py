@@ -453,7 +453,7 @@ def test_a_platform_that_refuses_a_score_gets_it_again_later(canvas):
     _, student = launched_student(canvas)
     canvas.tokens.clear()
     original = canvas.serve_token
-    canvas.serve_token = lambda **_: (503, {"Content-Type": "text/plain"}, b"down")  # type: ignore[method-assign]
+    canvas.serve_token = lambda **_: (503, {"Content-Type": "text/plain"}, b"down")
 
     graded.send(sender=Submission, submission=hand_in(student, "aot_compiled_sum", 0.5))
     run_lti_tasks()
@@ -462,7 +462,7 @@ def test_a_platform_that_refuses_a_score_gets_it_again_later(canvas):
     assert (publication.status, publication.tries) == (ScorePublication.Status.RETRYING, 1)
     retry = DBTaskResult.objects.get(task_path="webapp.lti.tasks.send_scores", status="READY")
     assert retry.args_kwargs["args"][2] == 2 and retry.run_after > timezone.now()
-    canvas.serve_token = original  # type: ignore[method-assign]
+    canvas.serve_token = original
     DBTaskResult.objects.filter(pk=retry.pk).update(run_after=timezone.now())
     run_lti_tasks()
     assert canvas.scores[-1]["score"]["scoreGiven"] == 5.0
