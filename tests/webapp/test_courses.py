@@ -22,6 +22,7 @@ from webapp.courses.models import (
     Extension,
     Membership,
     Override,
+    Regrade,
     RosterError,
     read_roster,
 )
@@ -416,3 +417,129 @@ def test_overrides_are_made_in_the_admin_by_whoever_is_signed_in_and_never_chang
     admin_client.post(f"/admin/courses/override/{override.pk}/delete/", {"post": "yes"})
     override.refresh_from_db()
     assert (override.points, override.reason) == (4, "a late medical note")
+
+
+# -- the gradebook by problem, staff reading a student's work, regrades ----------------------------
+
+
+def test_the_gradebook_shows_one_assignment_problem_by_problem_on_demand(client, assignment):
+    ta, ada, _ = gradebook_course(assignment)
+    client.force_login(ta)
+    plain = client.get("/courses/jax-101/gradebook/").content.decode()
+    assert "problem-column" not in plain
+    page = client.get("/courses/jax-101/gradebook/?assignment=week-1").content.decode()
+    assert page.count('<th class="problem-column"') == 2 and "1. aot_compiled_sum" in page
+    ada_row = page[page.index("<td>ada</td>") : page.index("</tr>", page.index("<td>ada</td>"))]
+    late_one = Submission.objects.get(user=ada, problem__slug="aot_compiled_sum")
+    assert f'/courses/jax-101/submissions/{late_one.pk}/">9</a> <span class="late">late</span>' in ada_row
+    assert 'data-label="batched_dot">5</td>' in ada_row  # on time: the best fraction, no link needed
+    csv_text = client.get("/courses/jax-101/gradebook/?assignment=week-1&format=csv").content.decode()
+    assert csv_text.splitlines()[0].endswith(",week-1/aot_compiled_sum,week-1/batched_dot,total")
+    assert csv_text.splitlines()[2] == "ada,,,A,14,late,,9,5,14"
+    assert "problem-column" not in client.get("/courses/jax-101/gradebook/?assignment=nope").content.decode()
+
+
+def test_a_ta_reads_a_student_s_submission_through_the_course_and_nothing_else(client, assignment, other_course):
+    ta, ada, bob = gradebook_course(assignment)
+    late_one = Submission.objects.get(user=ada, problem__slug="aot_compiled_sum")
+    late_one.report = {"message": "", "tests": [], "hidden_output": "printed under the hidden tests"}
+    late_one.save()
+    elsewhere = hand_in(ada, "compile_for", DUE, 100.0)  # a problem of no assignment of the course
+    client.force_login(ta)
+    standing = client.get("/courses/jax-101/week-1/?student=ada").content.decode()
+    assert f'href="/courses/jax-101/submissions/{late_one.pk}/"' in standing
+    page = client.get(f"/courses/jax-101/submissions/{late_one.pk}/").content.decode()
+    assert "By <strong>ada</strong>" in page and "printed under the hidden tests" in page
+    assert "Regrade this submission" in page
+    assert client.get(f"/courses/jax-101/submissions/{elsewhere.pk}/").status_code == 404
+    assert client.get(f"/courses/jax-201/submissions/{late_one.pk}/").status_code == 404
+    assert client.get(f"/submissions/{late_one.pk}/").status_code == 404  # the site's own page: owner and site staff
+    client.force_login(bob)  # a student reads no one else's work
+    assert client.get(f"/courses/jax-101/submissions/{late_one.pk}/").status_code == 403
+
+
+def test_staff_regrade_an_assignment_a_problem_or_a_submission_and_see_how_far_it_got(client, assignment):
+    ta, ada, bob = gradebook_course(assignment)
+    before_release = hand_in(ada, "batched_dot", RELEASE - timedelta(days=1), 100.0)
+    run = hand_in(ada, "batched_dot", DUE, 100.0)
+    Submission.objects.filter(pk=run.pk).update(kind=Submission.Kind.RUN)
+    staff_work = hand_in(ta, "batched_dot", DUE, 100.0)
+    counted = set(
+        Submission.objects.filter(kind=Submission.Kind.SUBMIT, user__in=[ada, bob])
+        .exclude(pk=before_release.pk)
+        .values_list("pk", flat=True)
+    )
+    client.force_login(ta)
+    response = client.post("/courses/jax-101/regrade/", {"target": "week-1"}, HTTP_ACCEPT="application/json")
+    assert response.status_code == 202
+    regrade = Regrade.objects.get(pk=response.json()["id"])
+    assert set(regrade.submission_ids) == counted and regrade.requested_by == ta
+    assert response.json() == {"id": regrade.pk, "scope": "Week 1", "ended": 0, "total": len(counted)}
+    queued = Submission.objects.filter(pk__in=counted)
+    assert set(queued.values_list("status", flat=True)) == {Submission.Status.QUEUED}
+    for untouched in (before_release, run, staff_work):
+        assert Submission.objects.get(pk=untouched.pk).status == Submission.Status.GRADED
+    queued.filter(problem__slug="batched_dot").update(status=Submission.Status.GRADED, score=100.0)
+    progress = client.get(f"/courses/jax-101/regrades/{regrade.pk}/").json()
+    assert progress["ended"] == len(counted) - 1 and progress["total"] == len(counted)
+    page = client.get("/courses/jax-101/gradebook/").content.decode()
+    assert f"{len(counted) - 1} of {len(counted)}</span> graded again" in page and "by alan" in page
+
+    by_problem = client.post("/courses/jax-101/regrade/", {"target": "week-1/batched_dot"})
+    assert by_problem.status_code == 302 and by_problem["Location"] == "/courses/jax-101/gradebook/#regrades"
+    latest = Regrade.objects.latest("requested_at", "id")
+    assert latest.scope == f"Week 1: {Problem.objects.get(slug='batched_dot').title}"
+    assert set(latest.submission_ids) == set(queued.filter(problem__slug="batched_dot").values_list("pk", flat=True))
+
+    late_one = Submission.objects.get(user=ada, problem__slug="aot_compiled_sum")
+    Submission.objects.filter(pk=late_one.pk).update(status=Submission.Status.GRADED)
+    one = client.post("/courses/jax-101/regrade/", {"target": "week-1", "submission": late_one.pk})
+    assert one.status_code == 302 and Regrade.objects.latest("requested_at", "id").submission_ids == [late_one.pk]
+
+    for refused in ({"target": "nope"}, {"target": "week-1/compile_for"}, {"target": "week-1", "submission": "x"}):
+        assert client.post("/courses/jax-101/regrade/", refused).status_code == 404, refused
+    client.force_login(ada)
+    assert client.post("/courses/jax-101/regrade/", {"target": "week-1"}).status_code == 403
+    assert client.get(f"/courses/jax-101/regrades/{regrade.pk}/").status_code == 403
+    assert client.get("/courses/jax-101/regrade/").status_code in (403, 405)
+
+
+def test_an_assignment_may_not_take_the_name_of_a_course_page(course):
+    assignment = Assignment(course=course, slug="gradebook", title="Gradebook", release_at=RELEASE, due_at=DUE)
+    with pytest.raises(ValidationError, match="names one of the course's own pages"):
+        assignment.full_clean()
+
+
+def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_student(client, assignment, other_course):
+    """Each URL of the courses app, filled with the ids of a course the student is not in (and
+    of one they are in, where the view is staff's): a 403 or a 404, never the page."""
+    from django.urls import URLPattern
+
+    from webapp.courses import urls
+
+    ada = enrol(assignment.course, "ada")
+    outsider = enrol(other_course, "eve")
+    theirs = hand_in(outsider, "aot_compiled_sum", DUE, 100.0)
+    mine = hand_in(ada, "aot_compiled_sum", DUE, 100.0)
+    regrade = Regrade.objects.create(course=other_course, scope="Final", submission_ids=[theirs.pk])
+    own_regrade = Regrade.objects.create(course=assignment.course, scope="Week 1", submission_ids=[mine.pk])
+    filled = {
+        "detail": ["/courses/jax-201/"],
+        "gradebook": ["/courses/jax-201/gradebook/", "/courses/jax-101/gradebook/"],
+        "roster": ["/courses/jax-201/roster/", "/courses/jax-101/roster/"],
+        "regrade": ["/courses/jax-201/regrade/", "/courses/jax-101/regrade/"],
+        "regrade_progress": [
+            f"/courses/jax-201/regrades/{regrade.pk}/",
+            f"/courses/jax-101/regrades/{own_regrade.pk}/",
+        ],
+        "submission": [f"/courses/jax-201/submissions/{theirs.pk}/", f"/courses/jax-101/submissions/{mine.pk}/"],
+        "assignment": ["/courses/jax-201/final/"],
+    }
+    takes_an_id = [p.name for p in urls.urlpatterns if isinstance(p, URLPattern) and p.pattern.converters]
+    assert set(takes_an_id) - {"join"} == set(filled), "a new course view needs its case here"
+    client.force_login(ada)
+    for name, paths in filled.items():
+        for path in paths:
+            for method in (client.get, client.post):
+                assert method(path).status_code in (403, 404, 405), (name, path, method)
+    assert client.get("/courses/join/not-a-code/").status_code == 404

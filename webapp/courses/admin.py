@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override
+from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override, Regrade
 
 
 class MembershipInline(admin.TabularInline[Membership, Course]):
@@ -72,3 +72,20 @@ class OverrideAdmin(admin.ModelAdmin[Override]):
         if isinstance(request.user, User):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(Regrade)
+class RegradeAdmin(admin.ModelAdmin[Regrade]):
+    """Regrades are asked for on the gradebook page; here they are a log to read."""
+
+    list_display = ("scope", "course", "requested_by", "requested_at")
+    list_filter = ("course",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Regrade | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Regrade | None = None) -> bool:
+        return False

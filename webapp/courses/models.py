@@ -14,7 +14,7 @@ import math
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -175,8 +175,9 @@ class Course(models.Model):
         students = self.memberships.filter(role=Membership.Role.STUDENT).exclude(section="")
         return sorted(set(students.values_list("section", flat=True)))
 
-    def gradebook(self, *, section: str = "") -> Gradebook:
-        """Every student of the course (of one ``section``, if given) by every assignment."""
+    def gradebook(self, *, section: str = "", expand: str = "") -> Gradebook:
+        """Every student of the course (of one ``section``, if given) by every assignment,
+        and by each problem of the assignment whose slug is ``expand``."""
         students = self.memberships.filter(role=Membership.Role.STUDENT).select_related("user")
         if section:
             students = students.filter(section=section)
@@ -184,6 +185,7 @@ class Course(models.Model):
         users = [member.user for member in members]
         assignments = list(self.assignments.prefetch_related("items"))
         columns = [(assignment, assignment.scores(users, times=False)) for assignment in assignments]
+        expanded = next((assignment for assignment in assignments if expand and assignment.slug == expand), None)
         extended = set(
             Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
         )
@@ -201,8 +203,10 @@ class Course(models.Model):
                         overridden=any(score.override_reason for score in mine),
                     )
                 )
-            rows.append(GradebookRow(member, cells))
-        return Gradebook(assignments, rows)
+            problems = next((scores[member.user.pk] for a, scores in columns if a == expanded), [])
+            rows.append(GradebookRow(member, cells, problems))
+        items = list(expanded.items.select_related("problem")) if expanded else []
+        return Gradebook(assignments, rows, expanded, items)
 
     def is_instructor(self, user: User) -> bool:
         """Instructors alone change the course: its assignments, deadlines and roster."""
@@ -247,6 +251,7 @@ class GradebookCell:
 class GradebookRow:
     member: Membership
     cells: list[GradebookCell]
+    problems: list[ProblemScore]  # each problem of the expanded assignment, if one is
 
     @property
     def total(self) -> float:
@@ -259,21 +264,27 @@ class Gradebook:
 
     assignments: list[Assignment]
     rows: list[GradebookRow]
+    expanded: Assignment | None = None  # the assignment shown problem by problem too
+    items: list[AssignmentProblem] = field(default_factory=list)  # its problems, in order
 
     def write_csv(self, out: Any) -> None:
         """One row per student: username, email, name, section, each assignment's points
-        (with its late and extension marks in their own columns), and the total. Names and
-        sections are people's own text: no cell is one a spreadsheet would run."""
+        (with its late and extension marks in their own columns), the expanded assignment's
+        points by problem (``ASSIGNMENT/PROBLEM``), and the total. Names and sections are
+        people's own text: no cell is one a spreadsheet would run."""
         writer = csv.writer(out)
         header = ["username", "email", "name", "section"]
         for assignment in self.assignments:
             header += [assignment.slug, f"{assignment.slug} late", f"{assignment.slug} extension"]
+        if self.expanded is not None:
+            header += [f"{self.expanded.slug}/{item.problem.slug}" for item in self.items]
         writer.writerow(spreadsheet_row([*header, "total"]))
         for row in self.rows:
             user = row.member.user
             line = [user.username, user.email, user.get_full_name(), row.member.section]
             for cell in row.cells:
                 line += [f"{cell.earned:g}", "late" if cell.late else "", "extension" if cell.extended else ""]
+            line += [f"{score.earned:g}" for score in row.problems]
             writer.writerow(spreadsheet_row([*line, f"{row.total:g}"]))
 
 
@@ -318,9 +329,14 @@ class Assignment(models.Model):
     def __str__(self) -> str:
         return f"{self.title} ({self.course})"
 
+    # The course's own pages live beside its assignments' (``/courses/<course>/<name>/``).
+    RESERVED_SLUGS = frozenset({"gradebook", "roster", "regrade", "regrades", "submissions"})
+
     def clean(self) -> None:
         if self.release_at and self.due_at and self.due_at <= self.release_at:
             raise ValidationError({"due_at": "The due time must come after the release time."})
+        if self.slug in self.RESERVED_SLUGS:
+            raise ValidationError({"slug": f"{self.slug!r} names one of the course's own pages; choose another."})
 
     def is_released(self, now: datetime) -> bool:
         return now >= self.release_at
@@ -507,3 +523,57 @@ class Override(models.Model):
             raise ValidationError({"reason": "Say why the points are set by hand."})
         if self.item_id and self.points is not None and self.points > self.item.points:
             raise ValidationError({"points": f"At most the problem's {self.item.points} points."})
+
+
+class Regrade(models.Model):
+    """A regrade that staff asked for from the gradebook: of an assignment, one of its
+    problems, or one hand-in. It queues the Submits it covers and keeps their ids, so the
+    page can show how many are graded again; who asked, and when, is kept too."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="regrades")
+    scope = models.CharField(max_length=300)  # what was regraded, as the page names it
+    submission_ids = models.JSONField(default=list)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="regrades_asked"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-requested_at", "-id")
+
+    def __str__(self) -> str:
+        return f"regrade of {self.scope}"
+
+    @classmethod
+    @transaction.atomic
+    def start(
+        cls,
+        assignment: Assignment,
+        by: User,
+        *,
+        problem: Problem | None = None,
+        submission: Submission | None = None,
+    ) -> Regrade:
+        """Queue the course's students' finished Submits for ``assignment`` (handed in from its
+        release on), of one ``problem`` of it, or the one ``submission``, for a new grading."""
+        course = assignment.course
+        if submission is not None:
+            chosen = Submission.objects.filter(pk=submission.pk)
+            scope = f"{assignment.title}: submission #{submission.pk} of {submission.user.username}"
+        else:
+            problems = [problem] if problem is not None else list(assignment.problems.all())
+            students = course.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
+            chosen = (
+                Submission.objects.filter(problem__in=problems, user__in=students, kind=Submission.Kind.SUBMIT)
+                .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
+                .filter(hand_in_time__gte=assignment.release_at)
+            )
+            scope = f"{assignment.title}: {problem.title}" if problem is not None else assignment.title
+        finished = chosen.filter(status__in=Submission.FINISHED_STATUSES)
+        ids = Submission.regrade(finished)
+        return cls.objects.create(course=course, scope=scope[:300], submission_ids=ids, requested_by=by)
+
+    def progress(self) -> tuple[int, int]:
+        """How many of its Submits are graded again (or ended otherwise), of how many."""
+        ended = Submission.objects.filter(pk__in=self.submission_ids, status__in=Submission.FINISHED_STATUSES).count()
+        return ended, len(self.submission_ids)

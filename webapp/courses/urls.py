@@ -9,5 +9,8 @@ urlpatterns = [
     path("<slug:slug>/", views.course_detail, name="detail"),
     path("<slug:slug>/gradebook/", views.gradebook, name="gradebook"),
     path("<slug:slug>/roster/", views.roster, name="roster"),
+    path("<slug:slug>/regrade/", views.regrade, name="regrade"),
+    path("<slug:slug>/regrades/<int:pk>/", views.regrade_progress, name="regrade_progress"),
+    path("<slug:slug>/submissions/<int:pk>/", views.submission_detail, name="submission"),
     path("<slug:slug>/<slug:assignment>/", views.assignment_detail, name="assignment"),
 ]

@@ -11,13 +11,15 @@ from urllib.parse import quote
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
 
 from webapp.accounts.requests import SignedInRequest
-from webapp.courses.models import MAX_ROSTER_BYTES, Course, RosterError, read_roster
+from webapp.courses.models import MAX_ROSTER_BYTES, Course, Membership, Regrade, RosterError, read_roster
+from webapp.submissions.models import Submission
 
 
 def member_course(request: SignedInRequest, slug: str) -> Course:
@@ -74,11 +76,9 @@ def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> H
 def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     """Staff's view of the course: each student's points in each assignment, late and
     extension marks, a section filter and the same table as CSV."""
-    course = member_course(request, slug)
-    if not course.is_staff(request.user):
-        raise PermissionDenied("Only the course's staff see its gradebook.")
+    course = staff_course(request, slug)
     section = request.GET.get("section", "")
-    table = course.gradebook(section=section)
+    table = course.gradebook(section=section, expand=request.GET.get("assignment", ""))
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{course.slug}-gradebook.csv"'
@@ -93,6 +93,7 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         rows.append(
             (row, [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)])
         )
+    regrades = [(regrade, *regrade.progress()) for regrade in course.regrades.all()[:5]]
     context = {
         "course": course,
         "table": table,
@@ -100,8 +101,77 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         "rows": rows,
         "section": section,
         "sections": course.sections(),
+        "regrades": regrades,
     }
     return render(request, "courses/gradebook.html", context)
+
+
+def staff_course(request: SignedInRequest, slug: str) -> Course:
+    """The course, for its instructors and TAs; a 403 for its students, a 404 for the others."""
+    course = member_course(request, slug)
+    if not course.is_staff(request.user):
+        raise PermissionDenied("Only the course's staff see its gradebook and its students' work.")
+    return course
+
+
+@login_required
+@require_POST
+def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Staff's regrade of an assignment (``target=ASSIGNMENT``), one of its problems
+    (``target=ASSIGNMENT/PROBLEM``) or one hand-in (``submission=ID`` too): queued for the
+    workers; the gradebook shows how far it has got."""
+    course = staff_course(request, slug)
+    assignment_slug, _, problem_slug = request.POST.get("target", "").partition("/")
+    assignment = get_object_or_404(course.assignments, slug=assignment_slug)
+    problem = None
+    if problem_slug:
+        problem = get_object_or_404(assignment.problems, slug=problem_slug)
+    submission = None
+    if request.POST.get("submission"):
+        submission = course_submission(course, request.POST["submission"])
+    started = Regrade.start(assignment, request.user, problem=problem, submission=submission)
+    if "application/json" in request.headers.get("Accept", ""):
+        ended, total = started.progress()
+        return JsonResponse({"id": started.pk, "scope": started.scope, "ended": ended, "total": total}, status=202)
+    return redirect(reverse("courses:gradebook", args=(course.slug,)) + "#regrades")
+
+
+@login_required
+@require_GET
+def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
+    """How many Submits of a regrade are graded again, for the gradebook to poll."""
+    course = staff_course(request, slug)
+    found = get_object_or_404(course.regrades, pk=pk)
+    ended, total = found.progress()
+    return JsonResponse({"id": found.pk, "scope": found.scope, "ended": ended, "total": total})
+
+
+def course_submission(course: Course, pk: Any) -> Submission:
+    """A submission that staff of ``course`` may read: a Submit or Run of one of its students on
+    a problem of one of its assignments. Anything else is a 404, as if it did not exist."""
+    if not str(pk).isdigit() or len(str(pk)) > 18:
+        raise Http404("No such submission.")
+    students = course.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
+    problems = course.assignments.values("problems")
+    readable = Submission.objects.select_related("problem", "user").filter(user__in=students, problem__in=problems)
+    return get_object_or_404(readable, pk=int(pk))
+
+
+@login_required
+@require_GET
+def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
+    """A student's submission as the course's staff read it (TAs included, who are not the site's
+    staff): the result, what it printed under the hidden tests, and its code."""
+    course = staff_course(request, slug)
+    submission = course_submission(course, pk)
+    assignments = course.assignments.filter(problems=submission.problem)
+    context = {
+        "submission": submission,
+        "result": submission.to_json(for_staff=True),
+        "course": course,
+        "assignments": assignments,
+    }
+    return render(request, "courses/submission.html", context)
 
 
 @login_required

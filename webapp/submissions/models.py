@@ -78,6 +78,9 @@ class Submission(models.Model):
     score = models.FloatField(null=True, blank=True)
     max_score = models.FloatField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
+    # A submission in one of these has its final state; in the others, it is queued or graded.
+    FINISHED_STATUSES = (Status.GRADED, Status.FAILED, Status.CANCELLED)
+
     # The tests of the current attempt that have ended, as each ends (``TestResult.to_live_dict``),
     # so the page shows them while the others run; the report, once written, supersedes them.
     progress = models.JSONField(default=list, blank=True)
@@ -392,7 +395,7 @@ class Submission(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.status in (self.Status.GRADED, self.Status.FAILED, self.Status.CANCELLED)
+        return self.status in self.FINISHED_STATUSES
 
     def cancel(self) -> bool:
         """The student's Cancel; False when there is nothing left to stop (it is finished).
