@@ -1,36 +1,103 @@
+"""Courses in the admin. The site's superusers see every course; an instructor (a staff account
+in the instructors' group, ``webapp/courses/instructors.py``) sees and changes only the courses
+they teach, and their assignments, extensions, overrides and regrades; whoever creates a course
+becomes its instructor."""
+
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.contrib import admin
 from django.contrib.auth.models import User
+from django.db.models import ForeignKey, Model, QuerySet
+from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override, Regrade
 
 
+def signed_in(request: HttpRequest) -> User:
+    assert isinstance(request.user, User), "the admin is for signed-in staff"
+    return request.user
+
+
+M = TypeVar("M", bound=Model)
+
+
+class InstructedOnly(admin.ModelAdmin[M], Generic[M]):
+    """Rows of the courses the signed-in instructor teaches, found by ``course_path``; a course,
+    assignment or student to choose, from those courses only."""
+
+    course_path = "course"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[M]:
+        courses = Course.instructed_by(signed_in(request))
+        return super().get_queryset(request).filter(**{f"{self.course_path}__in": courses}).distinct()
+
+    def formfield_for_foreignkey(self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any) -> Any:
+        user = signed_in(request)
+        courses = Course.instructed_by(user)
+        if db_field.name == "course":
+            kwargs["queryset"] = courses
+        elif db_field.name == "assignment":
+            kwargs["queryset"] = Assignment.objects.filter(course__in=courses)
+        elif db_field.name == "item":
+            kwargs["queryset"] = AssignmentProblem.objects.filter(assignment__course__in=courses).select_related(
+                "problem", "assignment__course"
+            )
+        elif db_field.name == "user" and not user.is_superuser:
+            # Students of their own courses only: an instructor never browses the site's accounts.
+            kwargs["queryset"] = User.objects.filter(
+                memberships__course__in=courses, memberships__role=Membership.Role.STUDENT
+            ).distinct()
+        field: ModelChoiceField[Any] | None = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        return field
+
+    def get_autocomplete_fields(self, request: HttpRequest) -> tuple[str, ...]:
+        # Finding any account by name is for the site's superusers.
+        return tuple(super().get_autocomplete_fields(request)) if signed_in(request).is_superuser else ()
+
+
 class MembershipInline(admin.TabularInline[Membership, Course]):
+    """Members are enrolled from the roster page (CSV, invite link); here their role and section
+    change. The site's superusers may add anyone, instructors included."""
+
     model = Membership
     extra = 0
     autocomplete_fields = ("user",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return () if signed_in(request).is_superuser else ("user",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return signed_in(request).is_superuser
+
 
 @admin.register(Course)
-class CourseAdmin(admin.ModelAdmin[Course]):
+class CourseAdmin(InstructedOnly[Course]):
+    course_path = "pk"
     list_display = ("title", "slug", "created_at")
     search_fields = ("title", "slug")
     prepopulated_fields = {"slug": ("title",)}  # noqa: RUF012 (Django reads it from the class)
+    readonly_fields = ("invite_code",)
     inlines = (MembershipInline,)
+
+    def save_model(self, request: HttpRequest, obj: Course, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:  # its creator teaches it (and so sees it in the admin)
+            Membership.objects.get_or_create(
+                course=obj, user=signed_in(request), defaults={"role": Membership.Role.INSTRUCTOR}
+            )
 
 
 class AssignmentProblemInline(admin.TabularInline[AssignmentProblem, Assignment]):
     model = AssignmentProblem
-    extra = 0
-    autocomplete_fields = ("problem",)
+    extra = 3
+    fields = ("problem", "points", "position")
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(admin.ModelAdmin[Assignment]):
+class AssignmentAdmin(InstructedOnly[Assignment]):
     list_display = ("title", "course", "release_at", "due_at", "late_policy")
     list_filter = ("course", "late_policy")
     search_fields = ("title", "slug", "course__title")
@@ -39,7 +106,8 @@ class AssignmentAdmin(admin.ModelAdmin[Assignment]):
 
 
 @admin.register(Extension)
-class ExtensionAdmin(admin.ModelAdmin[Extension]):
+class ExtensionAdmin(InstructedOnly[Extension]):
+    course_path = "assignment__course"
     list_display = ("assignment", "user", "due_at", "granted_by", "granted_at")
     list_filter = ("assignment__course",)
     search_fields = ("user__username", "assignment__title")
@@ -47,15 +115,16 @@ class ExtensionAdmin(admin.ModelAdmin[Extension]):
     readonly_fields = ("granted_by", "granted_at")
 
     def save_model(self, request: HttpRequest, obj: Extension, form: Any, change: bool) -> None:
-        if not change and isinstance(request.user, User):
-            obj.granted_by = request.user  # who granted it is recorded, never typed in
+        if not change:
+            obj.granted_by = signed_in(request)  # who granted it is recorded, never typed in
         super().save_model(request, obj, form, change)
 
 
 @admin.register(Override)
-class OverrideAdmin(admin.ModelAdmin[Override]):
+class OverrideAdmin(InstructedOnly[Override]):
     """Overrides are a log: made with a reason, never changed or deleted (a new one replaces it)."""
 
+    course_path = "item__assignment__course"
     list_display = ("item", "user", "points", "reason", "created_by", "created_at")
     list_filter = ("item__assignment__course", "item__assignment")
     search_fields = ("user__username", "reason")
@@ -69,13 +138,12 @@ class OverrideAdmin(admin.ModelAdmin[Override]):
         return False
 
     def save_model(self, request: HttpRequest, obj: Override, form: Any, change: bool) -> None:
-        if isinstance(request.user, User):
-            obj.created_by = request.user
+        obj.created_by = signed_in(request)
         super().save_model(request, obj, form, change)
 
 
 @admin.register(Regrade)
-class RegradeAdmin(admin.ModelAdmin[Regrade]):
+class RegradeAdmin(InstructedOnly[Regrade]):
     """Regrades are asked for on the gradebook page; here they are a log to read."""
 
     list_display = ("scope", "course", "requested_by", "requested_at")

@@ -125,6 +125,16 @@ class Course(models.Model):
         return membership is not None and membership.role in Membership.STAFF_ROLES
 
     @classmethod
+    def instructed_by(cls, user: User) -> models.QuerySet[Course]:
+        """The courses ``user`` may change in the admin: those they teach, or all for the
+        site's superusers."""
+        if user.is_superuser:
+            return cls.objects.all()
+        if not user.is_authenticated:
+            return cls.objects.none()
+        return cls.objects.filter(memberships__user=user, memberships__role=Membership.Role.INSTRUCTOR).distinct()
+
+    @classmethod
     def of(cls, user: User) -> models.QuerySet[Course]:
         """The courses ``user`` is a member of, in any role."""
         if not user.is_authenticated:
