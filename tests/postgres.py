@@ -30,6 +30,7 @@ QUEUE_TESTS = [
     "tests/webapp/test_scale.py",
     "tests/webapp/test_health.py",
     "tests/webapp/test_courses.py",
+    "tests/webapp/test_course_journey.py",
 ]
 DATA_ENV = "JAXJUDGE_TEST_PGDATA"
 

@@ -1,0 +1,160 @@
+"""A course run in a real browser, from the instructor's first click to the late mark in the
+gradebook: the site as ``make run`` runs it, on this test's own database (SQLite here; PostgreSQL
+in the PostgreSQL pass, ``tests/postgres.py``), with a real worker grading in the sandbox."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from grader.problem import REPO_ROOT
+from tests.webapp.site import RunningSite, this_tests_database
+from tests.webapp.test_browser import CHROMIUM, CHROMIUM_FLAGS, SOLUTIONS, expect_verdict, sign_up, write_code
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
+
+
+@pytest.fixture
+def running_site(catalog: None) -> Iterator[RunningSite]:
+    """The site on this test's database, with the catalog in it."""
+    running = RunningSite(this_tests_database(), setup=False)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def browser(running_site: RunningSite) -> Iterator[Browser]:
+    """Started after the database work above and closed before it is emptied: Playwright's
+    event loop in this thread would stop Django's database calls (they are not async-safe)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def make_instructor(site: RunningSite, username: str) -> None:
+    """As the site's administrator would: ``manage.py instructor`` on the site's database."""
+    subprocess.run(
+        [sys.executable, "manage.py", "instructor", username],
+        cwd=REPO_ROOT,
+        env=site.env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def signed_in_page(browser: Browser, *, width: int = 1400, height: int = 900) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(20_000)
+    return context.new_page()
+
+
+def open_admin(page: Page, site: str) -> None:
+    """The admin, as the signed-in instructor sees it: their courses, nothing of the site's."""
+    page.goto(f"{site}/admin/")
+    expect(page.get_by_role("link", name="Courses", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Submissions", exact=True)).to_have_count(0)
+
+
+def fill_time(page: Page, field: str, when: datetime) -> None:
+    """The admin's date and time boxes of ``field``, in the site's time zone (UTC)."""
+    page.locator(f"#id_{field}_0").fill(when.strftime("%Y-%m-%d"))
+    page.locator(f"#id_{field}_1").fill(when.strftime("%H:%M:%S"))
+
+
+def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
+    browser: Browser, running_site: RunningSite
+) -> None:
+    site = running_site.url
+    # Three people sign up; the site's administrator makes one of them an instructor.
+    ada_page, bob_page, teacher = (signed_in_page(browser) for _ in range(3))
+    ada, bob, grace = sign_up(ada_page, site, "ada"), sign_up(bob_page, site, "bob"), sign_up(teacher, site, "grace")
+    make_instructor(running_site, grace)
+
+    # The instructor creates the course and an assignment of two problems, due in a day.
+    open_admin(teacher, site)
+    teacher.goto(f"{site}/admin/courses/course/add/")
+    teacher.get_by_label("Title").press_sequentially("JAX in practice")
+    expect(teacher.get_by_label("Slug")).to_have_value("jax-in-practice")  # filled in from the title
+    teacher.get_by_role("button", name="Save", exact=True).click()
+    expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
+
+    teacher.goto(f"{site}/admin/courses/assignment/add/")
+    teacher.get_by_label("Course").select_option(label="JAX in practice")
+    teacher.get_by_label("Title").fill("Week 1")
+    now = datetime.now(UTC)
+    fill_time(teacher, "release_at", now - timedelta(hours=1))
+    fill_time(teacher, "due_at", now + timedelta(days=1))
+    teacher.get_by_label("Late policy").select_option("penalty_per_day")
+    teacher.get_by_label("Penalty percent per day").fill("10")
+    for row, slug in enumerate(["aot_compiled_sum", "batched_dot"]):
+        teacher.locator(f"#id_items-{row}-problem").select_option(label=slug)
+        teacher.locator(f"#id_items-{row}-points").fill("10")
+        teacher.locator(f"#id_items-{row}-position").fill(str(row))
+    teacher.get_by_role("button", name="Save", exact=True).click()
+    expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
+
+    # It enrols both students from a CSV file on the course's roster page.
+    teacher.goto(f"{site}/courses/jax-in-practice/roster/")
+    roster = f"username,email,name,section\n{ada},ada@example.org,Ada L,A\n{bob},bob@example.org,Bob K,B\n"
+    teacher.get_by_label("Roster (CSV)").set_input_files(
+        {"name": "roster.csv", "mimeType": "text/csv", "buffer": roster.encode()}
+    )
+    teacher.get_by_role("button", name="Enrol").click()
+    expect(teacher.get_by_role("status")).to_contain_text("2 enrolled (0 new accounts)")
+
+    # Ada solves the first problem before the deadline, from the assignment's page.
+    ada_page.goto(f"{site}/courses/")
+    ada_page.get_by_role("link", name="JAX in practice").click()
+    ada_page.get_by_role("link", name="Week 1").click()
+    expect(ada_page.get_by_text("Your score:")).to_contain_text("0 of 20 points")
+    ada_page.locator("table").get_by_role("link").first.click()
+    write_code(ada_page, (SOLUTIONS / "reference.py").read_text())
+    ada_page.get_by_role("button", name="Submit").click()
+    expect_verdict(ada_page, "Accepted")
+
+    # The instructor closes the assignment now; ada solves the second problem after that.
+    teacher.goto(f"{site}/admin/courses/assignment/")
+    teacher.get_by_role("link", name="Week 1").click()
+    fill_time(teacher, "due_at", datetime.now(UTC))
+    teacher.get_by_role("button", name="Save", exact=True).click()
+    expect(teacher.locator(".messagelist")).to_contain_text("was changed successfully")
+    ada_page.wait_for_timeout(1500)  # the second hand-in lands in a later second than the due time
+
+    ada_page.goto(f"{site}/problems/batched_dot/")
+    write_code(ada_page, (SOLUTIONS.parent / "batched_dot" / "reference.py").read_text())
+    ada_page.get_by_role("button", name="Submit").click()
+    expect_verdict(ada_page, "Accepted")
+    ada_page.goto(f"{site}/courses/jax-in-practice/week-1/")
+    expect(ada_page.get_by_text("Your score:")).to_contain_text("19 of 20 points")
+    expect(ada_page.locator(".late")).to_contain_text("1 day late: 10% off")
+
+    # The gradebook: both students, ada's 19 with the late mark, bob's 0; by problem, 10 and 9.
+    teacher.goto(f"{site}/courses/jax-in-practice/gradebook/")
+    rows = teacher.locator("table.gradebook tbody tr")
+    expect(rows).to_have_count(2)
+    ada_row = rows.filter(has_text=ada)
+    expect(ada_row.locator("td").nth(2)).to_have_text("19 late")
+    expect(rows.filter(has_text=bob).locator("td").nth(2)).to_have_text("0")
+    teacher.get_by_label("Problems of").select_option(label="Week 1")
+    teacher.get_by_role("button", name="Show").click()
+    expect(ada_row.locator("td.problem-column")).to_have_text(["10", "9 late"])
+    # Readable at 1400 px: the table fits without scrolling sideways.
+    overflow = teacher.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the gradebook is {overflow} px wider than the window"
+    # The late solution's own page, as staff read it.
+    ada_row.locator("td.problem-column").nth(1).get_by_role("link").click()
+    expect(teacher.get_by_text(re.compile(f"By {re.escape(ada)} in"))).to_be_visible()
+    expect(teacher.locator("#solution-code")).to_contain_text("def batched_dot")
