@@ -231,6 +231,8 @@ class Platform:
             f'<form method="post" action="{html.escape(param["redirect_uri"])}">'
             f'<input type="hidden" name="id_token" value="{html.escape(id_token)}">'
             f'<input type="hidden" name="state" value="{html.escape(param["state"])}"></form>'
+            # As platforms do: a browser posts it at once (a requests session reads the form).
+            "<script>document.forms[0].submit()</script>"
         )
         return 200, {"Content-Type": "text/html"}, form.encode()
 
@@ -371,6 +373,32 @@ class Platform:
             form_tamper(fields)
         return browser.post(action, data=fields, allow_redirects=False)
 
+    def plan_launch(
+        self,
+        person: Person,
+        message_type: str = "LtiResourceLinkRequest",
+        resource_link_id: str = "rl-1",
+        custom: dict[str, str] | None = None,
+        tamper: Callable[[dict[str, Any]], None] | None = None,
+        signing_key: JWK | None = None,
+    ) -> dict[str, str]:
+        """The third-party-initiated login's parameters for one launch, planned for its login hint."""
+        hint = secrets.token_hex(8)
+        self.plans[hint] = LaunchPlan(person, message_type, resource_link_id, custom or {}, tamper, signing_key)
+        return {
+            "iss": self.issuer,
+            "login_hint": hint,
+            "target_link_uri": f"{self.tool_url}/lti/launch/",
+            "lti_message_hint": f"message-{resource_link_id}",
+            "client_id": self.client_id,
+            "lti_deployment_id": self.deployment_id,
+        }
+
+    def login_url(self, person: Person, *, custom: dict[str, str] | None = None) -> str:
+        """Where a real browser starts a launch (the link a platform's page opens), as Moodle
+        starts it: a GET of the tool's login with the initiation's parameters."""
+        return f"{self.tool_url}/lti/login/?{urlencode(self.plan_launch(person, custom=custom))}"
+
     def launch_form(
         self,
         browser: requests.Session,
@@ -383,16 +411,7 @@ class Platform:
         signing_key: JWK | None = None,
     ) -> tuple[str, dict[str, str]]:
         """The id_token form the platform gives the browser, after the OIDC login round trip."""
-        hint = secrets.token_hex(8)
-        self.plans[hint] = LaunchPlan(person, message_type, resource_link_id, custom or {}, tamper, signing_key)
-        initiation = {
-            "iss": self.issuer,
-            "login_hint": hint,
-            "target_link_uri": f"{self.tool_url}/lti/launch/",
-            "lti_message_hint": f"message-{resource_link_id}",
-            "client_id": self.client_id,
-            "lti_deployment_id": self.deployment_id,
-        }
+        initiation = self.plan_launch(person, message_type, resource_link_id, custom, tamper, signing_key)
         if self.flavour == "canvas":
             answer = browser.post(f"{self.tool_url}/lti/login/", data=initiation, allow_redirects=False)
         else:

@@ -1,6 +1,7 @@
 """A course run in a real browser, from the instructor's first click to the late mark in the
-gradebook: the site as ``make run`` runs it, on this test's own database (SQLite here; PostgreSQL
-in the PostgreSQL pass, ``tests/postgres.py``), with a real worker grading in the sandbox."""
+gradebook, and a student arriving from the school's platform by LTI. The site runs as ``make
+run`` runs it, on this test's own database (SQLite here; PostgreSQL in the PostgreSQL pass,
+``tests/postgres.py``), with a real worker grading in the sandbox."""
 
 from __future__ import annotations
 
@@ -15,8 +16,18 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT
+from tests.webapp.lti_platform import Platform
 from tests.webapp.site import RunningSite, this_tests_database
-from tests.webapp.test_browser import CHROMIUM, CHROMIUM_FLAGS, SOLUTIONS, expect_verdict, sign_up, write_code
+from tests.webapp.test_browser import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    SOLUTIONS,
+    VERDICT_TIMEOUT_MS,
+    expect_verdict,
+    sign_up,
+    write_code,
+)
+from tests.webapp.test_lti import ASSIGNMENT_SLUG, SAM, linked_course
 
 pytestmark = [
     pytest.mark.browser,
@@ -158,3 +169,39 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     ada_row.locator("td.problem-column").nth(1).get_by_role("link").click()
     expect(teacher.get_by_text(re.compile(f"By {re.escape(ada)} in"))).to_be_visible()
     expect(teacher.locator("#solution-code")).to_contain_text("def batched_dot")
+
+
+@pytest.fixture
+def lti_course(running_site: RunningSite) -> Iterator[Platform]:
+    """A platform (Moodle-shaped) on 127.0.0.1, registered in the admin, whose instructor's first
+    launch made the course, with an assignment of two problems (15 points) linked to it."""
+    with Platform("moodle", running_site.url).serving() as platform:
+        platform.register()
+        linked_course(platform)
+        yield platform
+
+
+def test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform(
+    lti_course: Platform, browser: Browser
+) -> None:
+    page = signed_in_page(browser)
+    # The platform's link: the tool's OIDC login, the platform's form, the launch, the assignment.
+    page.goto(lti_course.login_url(SAM, custom={"jaxjudge_assignment": ASSIGNMENT_SLUG}))
+    expect(page.get_by_role("heading", name="Week 1: tracing")).to_be_visible()
+    expect(page.get_by_text("Your score:")).to_contain_text("0 of 15 points")
+    expect(page.get_by_role("link", name=re.compile("^lti-"))).to_be_visible()  # signed in, by no name sent
+
+    page.locator("table").get_by_role("link").first.click()
+    write_code(page, (SOLUTIONS / "reference.py").read_text())
+    page.get_by_role("button", name="Submit").click()
+    expect_verdict(page, "Accepted")
+
+    # The site's worker sends the new standing to the platform's line item.
+    for _ in range(int(VERDICT_TIMEOUT_MS / 250)):
+        if lti_course.scores:
+            break
+        page.wait_for_timeout(250)
+    assert lti_course.scores, f"no score reached the platform; it refused: {lti_course.refusals}"
+    score = lti_course.scores[-1]["score"]
+    assert (score["userId"], score["scoreGiven"], score["scoreMaximum"]) == (SAM.sub, 10.0, 15.0)
+    assert (score["activityProgress"], score["gradingProgress"]) == ("Submitted", "FullyGraded")

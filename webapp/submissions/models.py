@@ -27,6 +27,7 @@ from grader.verdicts import Verdict
 from webapp import grading
 from webapp.catalog.models import Problem
 from webapp.submissions import liveness
+from webapp.submissions.signals import graded
 from webapp.submissions.tasks import grade
 
 logger = logging.getLogger(__name__)
@@ -301,6 +302,7 @@ class Submission(models.Model):
                 # A platform failure says nothing of the student's code: their standing stays as it was.
                 if written and report is not None:
                     Progress.refresh(self.user_id, self.problem_id)
+                    graded.send(sender=type(self), submission=self)
                 return written
 
         written = liveness.outlasting_database_outages(write, f"submission {self.pk}: the verdict")
