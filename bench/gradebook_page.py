@@ -95,10 +95,15 @@ def main() -> None:
         f"{args.students} students x {args.problems} problems, {len(submissions)} graded Submits "
         f"({os.environ['DATABASE_URL'].split(':')[0]})"
     )
-    for label, url in (("page", "/courses/bench/gradebook/"), ("csv", "/courses/bench/gradebook/?format=csv")):
+    pages = (
+        ("page", "/courses/bench/gradebook/"),
+        ("by problem", f"/courses/bench/gradebook/?assignment={assignment.slug}"),
+        ("csv", "/courses/bench/gradebook/?format=csv"),
+    )
+    for label, url in pages:
         app_ms(url)  # untimed: templates compiled, connections open
         times = [app_ms(url) for _ in range(args.runs)]
-        print(f"gradebook {label:<5} app time median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms")
+        print(f"gradebook {label:<10} app time median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """``make screenshots``: the catalog, a refused sign-up, the problem page and its console (the
 tests Run checks, a failing result, an error's line marked in the editor, a run under way with
 its clock and Cancel, the JAX insight) and the editorial, as a student sees them, at 1400×900
-and 390×844, for a reviewer to look at.
+and 390×844, for a reviewer to look at; then a course (``tests/webapp/course_demo.py``): its
+page, an assignment as a student reads it, and the staff gradebook with one assignment's
+problems shown.
 
 Run: .venv/bin/python -m tests.webapp.screenshots [OUT_DIR]   (default out/screenshots)
 
@@ -13,13 +15,15 @@ step and size.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from grader.problem import load_problem, solutions_dir
+from grader.problem import REPO_ROOT, load_problem, solutions_dir
+from tests.webapp import course_demo
 from tests.webapp.site import RunningSite
 from tests.webapp.test_browser import (
     CHROMIUM,
@@ -87,6 +91,36 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     return shots
 
 
+def sign_in(page: Page, site: str, username: str) -> None:
+    page.goto(f"{site}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(course_demo.PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("link", name=username)).to_be_visible()
+
+
+def course_journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
+    shots = []
+
+    def shot(name: str) -> None:
+        path = out / f"{name}-{size}.png"
+        page.screenshot(path=str(path), full_page=True)
+        shots.append(path)
+
+    sign_in(page, site, course_demo.STUDENT)
+    page.goto(f"{site}/courses/jax-in-practice/")
+    shot("course")
+    page.get_by_role("link", name="Week 1: compiling").click()
+    expect(page.get_by_text("Your score:")).to_be_visible()
+    shot("assignment")
+    page.context.clear_cookies()
+    sign_in(page, site, course_demo.INSTRUCTOR)
+    page.goto(f"{site}/courses/jax-in-practice/gradebook/?assignment=week-1")
+    expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
+    shot("gradebook")
+    return shots
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "out/screenshots")
     out.mkdir(parents=True, exist_ok=True)
@@ -95,12 +129,19 @@ def main(argv: list[str]) -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+                subprocess.run(
+                    [sys.executable, "manage.py", "shell", "-c", "from tests.webapp.course_demo import make; make()"],
+                    cwd=REPO_ROOT,
+                    env=site.env,
+                    check=True,
+                )
                 for size, (width, height) in SIZES.items():
-                    context = browser.new_context(viewport={"width": width, "height": height})
-                    context.set_default_timeout(15_000)
-                    for path in journey(context.new_page(), site.url, out, size):
-                        print(path)
-                    context.close()
+                    for walk in (journey, course_journey):
+                        context = browser.new_context(viewport={"width": width, "height": height})
+                        context.set_default_timeout(15_000)
+                        for path in walk(context.new_page(), site.url, out, size):
+                            print(path)
+                        context.close()
                 browser.close()
         finally:
             site.stop()

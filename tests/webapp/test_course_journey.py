@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT
+from tests.webapp import course_demo
 from tests.webapp.lti_platform import Platform
 from tests.webapp.site import RunningSite, this_tests_database
 from tests.webapp.test_browser import (
@@ -66,8 +67,8 @@ def make_instructor(site: RunningSite, username: str) -> None:
     )
 
 
-def signed_in_page(browser: Browser, *, width: int = 1400, height: int = 900) -> Page:
-    context = browser.new_context(viewport={"width": width, "height": height})
+def signed_in_page(browser: Browser, *, width: int = 1400, height: int = 900, zone: str = "UTC") -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height}, timezone_id=zone, locale="en-US")
     context.set_default_timeout(20_000)
     return context.new_page()
 
@@ -90,7 +91,10 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
 ) -> None:
     site = running_site.url
     # Three people sign up; the site's administrator makes one of them an instructor.
-    ada_page, bob_page, teacher = (signed_in_page(browser) for _ in range(3))
+    ada_page, bob_page, teacher = (
+        signed_in_page(browser, zone="America/New_York"),
+        *(signed_in_page(browser) for _ in range(2)),
+    )
     ada, bob, grace = sign_up(ada_page, site, "ada"), sign_up(bob_page, site, "bob"), sign_up(teacher, site, "grace")
     make_instructor(running_site, grace)
 
@@ -131,6 +135,7 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     ada_page.get_by_role("link", name="JAX in practice").click()
     ada_page.get_by_role("link", name="Week 1").click()
     expect(ada_page.get_by_text("Your score:")).to_contain_text("0 of 20 points")
+    expect(ada_page.locator("time").first).to_contain_text(re.compile(r"E[SD]T$"))  # in her own time zone
     ada_page.locator("table").get_by_role("link").first.click()
     write_code(ada_page, (SOLUTIONS / "reference.py").read_text())
     ada_page.get_by_role("button", name="Submit").click()
@@ -205,3 +210,25 @@ def test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform(
     score = lti_course.scores[-1]["score"]
     assert (score["userId"], score["scoreGiven"], score["scoreMaximum"]) == (SAM.sub, 10.0, 15.0)
     assert (score["activityProgress"], score["gradingProgress"]) == ("Submitted", "FullyGraded")
+
+
+@pytest.fixture
+def demo_course(running_site: RunningSite) -> RunningSite:
+    """The course ``make screenshots`` shows: twelve students by an assignment of ten problems."""
+    course_demo.make()
+    return running_site
+
+
+def test_the_gradebook_with_ten_problems_shown_fits_a_1400_px_window(
+    demo_course: RunningSite, browser: Browser
+) -> None:
+    page = signed_in_page(browser)
+    page.goto(f"{demo_course.url}/accounts/login/")
+    page.get_by_label("Username").fill(course_demo.INSTRUCTOR)
+    page.get_by_label("Password").fill(course_demo.PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{demo_course.url}/courses/jax-in-practice/gradebook/?assignment=week-1")
+    expect(page.locator("table.gradebook thead th.problem-column")).to_have_count(10)
+    expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the gradebook is {overflow} px wider than the window"

@@ -194,8 +194,8 @@ class Course(models.Model):
         members = list(students.order_by("user__username"))
         users = [member.user for member in members]
         assignments = list(self.assignments.prefetch_related("items"))
-        columns = [(assignment, assignment.scores(users, times=False)) for assignment in assignments]
         expanded = next((assignment for assignment in assignments if expand and assignment.slug == expand), None)
+        columns = [(assignment, assignment.scores(users, times=False)) for assignment in assignments]
         extended = set(
             Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
         )

@@ -15,10 +15,20 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.accounts.requests import SignedInRequest
-from webapp.courses.models import MAX_ROSTER_BYTES, Course, Membership, Regrade, RosterError, read_roster
+from webapp.courses.models import (
+    MAX_ROSTER_BYTES,
+    Course,
+    Membership,
+    ProblemScore,
+    Regrade,
+    RosterError,
+    read_roster,
+)
 from webapp.submissions.models import Submission
 
 
@@ -87,12 +97,15 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     # Each cell links to the student's standing: the URLs are built here, once per column,
     # since a template's {% url %} in each of 2,000 cells costs more than the table itself.
     column_urls = [reverse("courses:assignment", args=(course.slug, a.slug)) for a in table.assignments]
+    submission_url = reverse("courses:submission", args=(course.slug, 0)).removesuffix("0/")
+    expanded_url = column_urls[table.assignments.index(table.expanded)] if table.expanded else ""
     rows = []
     for row in table.rows:
         student = quote(row.member.user.username)
-        rows.append(
-            (row, [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)])
-        )
+        cells = [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)]
+        standing = f"{expanded_url}?student={student}"
+        problems = problem_cells(row.problems, submission_url, standing)
+        rows.append((row, cells, problems))
     regrades = [(regrade, *regrade.progress()) for regrade in course.regrades.all()[:5]]
     context = {
         "course": course,
@@ -102,8 +115,30 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         "section": section,
         "sections": course.sections(),
         "regrades": regrades,
+        # Problem names break after their underscores, so ten columns fit a 1400 px window.
+        "problem_columns": [(item, item.problem.slug.replace("_", "_\u200b")) for item in table.items],
     }
     return render(request, "courses/gradebook.html", context)
+
+
+def problem_cells(scores: list[ProblemScore], submission_url: str, standing_url: str) -> SafeString:
+    """A student's cells of the expanded assignment's problems, made here rather than in the
+    template: with ten problems shown there are 2,000 of them. A late hand-in links to itself;
+    an on-time one (read as its problem's best fraction alone) to the student's standing, which
+    links to it. Slugs are validated, URLs built from ``reverse`` and ``quote``: only the slug
+    could hold markup, and it is escaped all the same."""
+    cells = []
+    for score in scores:
+        url = f"{submission_url}{score.submission_id}/" if score.submission_id else standing_url
+        marks = ' <span class="late">late</span>' if score.credit is not None and score.credit.late else ""
+        if score.override_reason:
+            marks += ' <span class="overridden">override</span>'
+        points = f"{score.earned:.0f}" if score.earned == int(score.earned) else f"{score.earned:.2f}"  # as floatformat
+        label = escape(score.item.problem.slug)
+        cells.append(
+            f'<td class="problem-column" data-label="{label}"><a href="{escape(url)}">{points}</a>{marks}</td>'
+        )
+    return mark_safe("".join(cells))  # every part above is escaped or built here
 
 
 def staff_course(request: SignedInRequest, slug: str) -> Course:
