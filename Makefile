@@ -75,7 +75,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-# The problem page and its console (tests, a failing result, a cancelled run, the insight) at 1400x900 and 390x844, in out/screenshots.
+# The problem page and its console (tests, a failing result, a cancelled run, the insight), then a course, an assignment and the gradebook, at 1400x900 and 390x844, in out/screenshots.
 screenshots: setup browser
 	$(PY) -m tests.webapp.screenshots out/screenshots
 
