@@ -544,6 +544,14 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
             for method in (client.get, client.post):
                 assert method(path).status_code in (403, 404, 405), (name, path, method)
     assert client.get("/courses/join/not-a-code/").status_code == 404
+    # The site's own views of a submission, for another course's student's work: none of it.
+    from webapp.submissions import urls as submission_urls
+
+    by_id = [p.name for p in submission_urls.urlpatterns if isinstance(p, URLPattern) and "pk" in p.pattern.converters]
+    assert set(by_id) == {"detail", "status", "cancel"}, "a new submission view needs its case here"
+    for path in (f"/submissions/{theirs.pk}/", f"/submissions/{theirs.pk}/status/"):
+        assert client.get(path).status_code == 404, path
+    assert client.post(f"/submissions/{theirs.pk}/cancel/").status_code == 404
 
 
 # -- instructors in the admin ---------------------------------------------------------------------
