@@ -106,8 +106,9 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     teacher.get_by_role("button", name="Save", exact=True).click()
     expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
 
-    teacher.goto(f"{site}/admin/courses/assignment/add/")
-    teacher.get_by_label("Course").select_option(label="JAX in practice")
+    teacher.goto(f"{site}/courses/jax-in-practice/")  # the course's page leads to the admin's form
+    teacher.get_by_role("link", name="Add an assignment").click()
+    expect(teacher.get_by_label("Course").locator("option:checked")).to_have_text("JAX in practice")
     teacher.get_by_label("Title").fill("Week 1")
     now = datetime.now(UTC)
     fill_time(teacher, "release_at", now - timedelta(hours=1))

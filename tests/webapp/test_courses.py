@@ -601,6 +601,19 @@ def test_an_instructor_creates_a_course_in_the_admin_and_sees_only_the_courses_t
     assert client.get("/admin/auth/user/").status_code == 403  # no browsing the site's accounts
 
 
+def test_the_course_page_leads_its_instructor_alone_to_the_admin(client, assignment):
+    course = assignment.course
+    for username, role, leads in (
+        ("grace", Membership.Role.INSTRUCTOR, True),
+        ("alan", Membership.Role.TA, False),
+        ("ada", Membership.Role.STUDENT, False),
+    ):
+        client.force_login(enrol(course, username, role))
+        page = client.get("/courses/jax-101/").content.decode()
+        assert (f'href="/admin/courses/assignment/add/?course={course.pk}"' in page) == leads, username
+        assert (f'href="/admin/courses/assignment/{assignment.pk}/change/"' in page) == leads, username
+
+
 def test_manage_py_instructor_names_an_unknown_account():
     with pytest.raises(CommandError, match="no account 'nobody'"):
         call_command("instructor", "nobody")

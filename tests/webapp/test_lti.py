@@ -126,6 +126,10 @@ def test_an_instructor_s_first_launch_makes_the_course_and_signs_them_in_as_its_
     assert not alice.has_usable_password()
     page = session.get(f"{platform.tool_url}{answer.headers['Location']}")
     assert page.status_code == 200 and "JAX from the ground up" in page.text
+    # They add the course's assignments in the admin, which shows them their course alone.
+    assert alice.is_staff and not alice.is_superuser
+    adding = session.get(f"{platform.tool_url}/admin/courses/assignment/add/?course={link.course.pk}")
+    assert adding.status_code == 200 and "JAX from the ground up" in adding.text
 
 
 def test_a_student_launch_signs_in_enrols_as_student_and_lands_on_the_assignment(platform):
@@ -158,6 +162,7 @@ def test_a_teaching_assistant_launch_gives_the_ta_role_not_the_instructor_s(plat
 
     ted = signed_in(session)
     assert ted is not None and course.membership_of(ted).role == Membership.Role.TA  # type: ignore[union-attr]
+    assert not ted.is_staff  # the admin is for instructors
 
 
 def test_a_student_before_the_instructor_finds_the_course_not_set_up_and_is_not_signed_in(platform):

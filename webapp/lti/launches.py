@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from lti_tool.models import LtiContext, LtiDeployment, LtiResourceLink
 from pylti1p3.contrib.django import DjangoMessageLaunch
 
+from webapp.courses.instructors import make_instructor
 from webapp.courses.models import Assignment, Course, Membership
 from webapp.lti import tool
 from webapp.lti.claims import SCORE_SCOPE, LaunchClaims, LaunchRefused
@@ -64,6 +65,8 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
             link = CourseLink.objects.create(context=context, course=new_course(claims.context_title))
         _, account = account_for(registration, claims.person)
         place_in_course(link.course, account, role)
+        if role == Membership.Role.INSTRUCTOR:  # they add the course's assignments in the admin
+            make_instructor(account)
         assignment = record_resource_link(context, link.course, claims) if claims.resource_link_id else None
     return Arrival(account, role, link, assignment, claims.is_deep_linking)
 
