@@ -195,7 +195,8 @@ class Course(models.Model):
         users = [member.user for member in members]
         assignments = list(self.assignments.prefetch_related("items"))
         expanded = next((assignment for assignment in assignments if expand and assignment.slug == expand), None)
-        columns = [(assignment, assignment.scores(users, times=False)) for assignment in assignments]
+        # The expanded assignment's hand-ins are read one by one, so each problem's cell links to its own.
+        columns = [(a, a.scores(users, times=a == expanded)) for a in assignments]
         extended = set(
             Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
         )

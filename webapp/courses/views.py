@@ -98,13 +98,11 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     # since a template's {% url %} in each of 2,000 cells costs more than the table itself.
     column_urls = [reverse("courses:assignment", args=(course.slug, a.slug)) for a in table.assignments]
     submission_url = reverse("courses:submission", args=(course.slug, 0)).removesuffix("0/")
-    expanded_url = column_urls[table.assignments.index(table.expanded)] if table.expanded else ""
     rows = []
     for row in table.rows:
         student = quote(row.member.user.username)
         cells = [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)]
-        standing = f"{expanded_url}?student={student}"
-        problems = problem_cells(row.problems, submission_url, standing)
+        problems = problem_cells(row.problems, submission_url)
         rows.append((row, cells, problems))
     regrades = [(regrade, *regrade.progress()) for regrade in course.regrades.all()[:5]]
     context = {
@@ -121,23 +119,20 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     return render(request, "courses/gradebook.html", context)
 
 
-def problem_cells(scores: list[ProblemScore], submission_url: str, standing_url: str) -> SafeString:
+def problem_cells(scores: list[ProblemScore], submission_url: str) -> SafeString:
     """A student's cells of the expanded assignment's problems, made here rather than in the
-    template: with ten problems shown there are 2,000 of them. A late hand-in links to itself;
-    an on-time one (read as its problem's best fraction alone) to the student's standing, which
-    links to it. Slugs are validated, URLs built from ``reverse`` and ``quote``: only the slug
-    could hold markup, and it is escaped all the same."""
+    template: with ten problems shown there are 2,000 of them. Each links to the hand-in that
+    earned its points; a problem with none shows its points alone. Slugs are validated and
+    URLs built from ``reverse``: only the slug could hold markup, and it is escaped all the same."""
     cells = []
     for score in scores:
-        url = f"{submission_url}{score.submission_id}/" if score.submission_id else standing_url
+        points = f"{score.earned:.0f}" if score.earned == int(score.earned) else f"{score.earned:.2f}"  # as floatformat
+        if score.submission_id:
+            points = f'<a href="{escape(submission_url)}{score.submission_id}/">{points}</a>'
         marks = ' <span class="late">late</span>' if score.credit is not None and score.credit.late else ""
         if score.override_reason:
             marks += ' <span class="overridden">override</span>'
-        points = f"{score.earned:.0f}" if score.earned == int(score.earned) else f"{score.earned:.2f}"  # as floatformat
-        label = escape(score.item.problem.slug)
-        cells.append(
-            f'<td class="problem-column" data-label="{label}"><a href="{escape(url)}">{points}</a>{marks}</td>'
-        )
+        cells.append(f'<td class="problem-column" data-label="{escape(score.item.problem.slug)}">{points}{marks}</td>')
     return mark_safe("".join(cells))  # every part above is escaped or built here
 
 
