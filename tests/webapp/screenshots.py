@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT, load_problem, solutions_dir
@@ -39,13 +40,27 @@ SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 SLUG = "aot_compiled_sum"
 
 
+def screenshot(page: Page, path: Path, *, full_page: bool) -> Path:
+    """The page as it stands once loaded. Headless chromium now and then refuses a capture
+    while the page is still settling ("Unable to capture screenshot"): a second try, after
+    the page has finished loading, takes it."""
+    for attempt in range(2):
+        page.wait_for_load_state()
+        try:
+            page.screenshot(path=str(path), full_page=full_page)
+            break
+        except PlaywrightError:
+            if attempt:
+                raise
+            page.wait_for_timeout(500)
+    return path
+
+
 def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shots = []
 
     def shot(name: str, *, full_page: bool = False) -> None:
-        path = out / f"{name}-{size}.png"
-        page.screenshot(path=str(path), full_page=full_page)
-        shots.append(path)
+        shots.append(screenshot(page, out / f"{name}-{size}.png", full_page=full_page))
 
     page.goto(f"{site}/")
     shot("catalog", full_page=True)
@@ -103,9 +118,7 @@ def course_journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shots = []
 
     def shot(name: str) -> None:
-        path = out / f"{name}-{size}.png"
-        page.screenshot(path=str(path), full_page=True)
-        shots.append(path)
+        shots.append(screenshot(page, out / f"{name}-{size}.png", full_page=True))
 
     sign_in(page, site, course_demo.STUDENT)
     page.goto(f"{site}/courses/jax-in-practice/")

@@ -169,8 +169,7 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     teacher.get_by_role("button", name="Show").click()
     expect(ada_row.locator("td.problem-column")).to_have_text(["10", "9 late"])
     # Readable at 1400 px: the table fits without scrolling sideways.
-    overflow = teacher.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 0, f"the gradebook is {overflow} px wider than the window"
+    assert overflow(teacher) <= 0, f"the gradebook is {overflow(teacher)} px wider than the window"
     # The late solution's own page, as staff read it.
     ada_row.locator("td.problem-column").nth(1).get_by_role("link").click()
     expect(teacher.get_by_text(re.compile(f"By {re.escape(ada)} in"))).to_be_visible()
@@ -220,16 +219,27 @@ def demo_course(running_site: RunningSite) -> RunningSite:
     return running_site
 
 
-def test_the_gradebook_with_ten_problems_shown_fits_a_1400_px_window(
+def overflow(page: Page) -> int:
+    """How much wider than the window the page is (0 or less: nothing to scroll sideways)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def test_the_course_pages_fit_a_1400_px_window_with_ten_problems_shown_and_a_phone(
     demo_course: RunningSite, browser: Browser
 ) -> None:
-    page = signed_in_page(browser)
-    page.goto(f"{demo_course.url}/accounts/login/")
-    page.get_by_label("Username").fill(course_demo.INSTRUCTOR)
-    page.get_by_label("Password").fill(course_demo.PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.goto(f"{demo_course.url}/courses/jax-in-practice/gradebook/?assignment=week-1")
-    expect(page.locator("table.gradebook thead th.problem-column")).to_have_count(10)
-    expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 0, f"the gradebook is {overflow} px wider than the window"
+    site = demo_course.url
+    for width, height in ((1400, 900), (390, 844)):
+        page = signed_in_page(browser, width=width, height=height)
+        page.goto(f"{site}/accounts/login/")
+        page.get_by_label("Username").fill(course_demo.INSTRUCTOR)
+        page.get_by_label("Password").fill(course_demo.PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(f"{site}/courses/jax-in-practice/gradebook/?assignment=week-1")
+        if width == 1400:
+            expect(page.locator("table.gradebook thead th.problem-column")).to_have_count(10)
+        expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
+        assert overflow(page) <= 0, f"the gradebook is {overflow(page)} px wider than {width} px"
+        for path in ("", "roster/", f"week-1/?student={course_demo.STUDENT}"):
+            page.goto(f"{site}/courses/jax-in-practice/{path}")
+            assert overflow(page) <= 0, f"/courses/jax-in-practice/{path} is {overflow(page)} px wider than {width} px"
+        page.context.close()
