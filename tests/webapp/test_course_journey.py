@@ -20,6 +20,8 @@ from tests.webapp import course_demo
 from tests.webapp.lti_platform import Platform
 from tests.webapp.site import RunningSite, this_tests_database
 from tests.webapp.test_browser import (
+    AXE,
+    AXE_CHECK,
     CHROMIUM,
     CHROMIUM_FLAGS,
     SOLUTIONS,
@@ -224,22 +226,34 @@ def overflow(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
 
 
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by make setup (npm ci)")
 def test_the_course_pages_fit_a_1400_px_window_with_ten_problems_shown_and_a_phone(
     demo_course: RunningSite, browser: Browser
 ) -> None:
+    """At 1400 px (light) and on a phone (dark): nothing to scroll sideways, the gradebook with
+    ten problems shown included, and no serious or critical accessibility violation (axe-core)."""
     site = demo_course.url
-    for width, height in ((1400, 900), (390, 844)):
-        page = signed_in_page(browser, width=width, height=height)
+    found: dict[str, object] = {}
+    for width, height, scheme in ((1400, 900, "light"), (390, 844, "dark")):
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
         page.goto(f"{site}/accounts/login/")
         page.get_by_label("Username").fill(course_demo.INSTRUCTOR)
         page.get_by_label("Password").fill(course_demo.PASSWORD)
         page.get_by_role("button", name="Sign in").click()
-        page.goto(f"{site}/courses/jax-in-practice/gradebook/?assignment=week-1")
-        if width == 1400:
-            expect(page.locator("table.gradebook thead th.problem-column")).to_have_count(10)
-        expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
-        assert overflow(page) <= 0, f"the gradebook is {overflow(page)} px wider than {width} px"
-        for path in ("", "roster/", f"week-1/?student={course_demo.STUDENT}"):
+        expect(page.get_by_role("link", name=course_demo.INSTRUCTOR)).to_be_visible()
+        paths = ("gradebook/?assignment=week-1", "", "roster/", f"week-1/?student={course_demo.STUDENT}")
+        for path in paths:
             page.goto(f"{site}/courses/jax-in-practice/{path}")
+            if path.startswith("gradebook"):
+                expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
+                if width == 1400:
+                    expect(page.locator("table.gradebook thead th.problem-column")).to_have_count(10)
             assert overflow(page) <= 0, f"/courses/jax-in-practice/{path} is {overflow(page)} px wider than {width} px"
-        page.context.close()
+            page.add_script_tag(path=str(AXE))
+            violations = page.evaluate(AXE_CHECK)
+            if violations:
+                found[f"{path or 'course'} {width} {scheme}"] = violations
+        context.close()
+    assert not found, found
