@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -234,7 +235,8 @@ def test_the_course_pages_fit_a_1400_px_window_with_ten_problems_shown_and_a_pho
     ten problems shown included, and no serious or critical accessibility violation (axe-core)."""
     site = demo_course.url
     found: dict[str, object] = {}
-    for width, height, scheme in ((1400, 900, "light"), (390, 844, "dark")):
+    sizes: tuple[tuple[int, int, Literal["light", "dark"]], ...] = ((1400, 900, "light"), (390, 844, "dark"))
+    for width, height, scheme in sizes:
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
         context.set_default_timeout(20_000)
         page = context.new_page()

@@ -447,6 +447,7 @@ def test_a_ta_reads_a_student_s_submission_through_the_course_and_nothing_else(c
     late_one.report = {"message": "", "tests": [], "hidden_output": "printed under the hidden tests"}
     late_one.save()
     elsewhere = hand_in(ada, "compile_for", DUE, 100.0)  # a problem of no assignment of the course
+    practice = hand_in(ada, "batched_dot", RELEASE - timedelta(days=30), 100.0)  # before the release
     client.force_login(ta)
     standing = client.get("/courses/jax-101/week-1/?student=ada").content.decode()
     assert f'href="/courses/jax-101/submissions/{late_one.pk}/"' in standing
@@ -454,6 +455,7 @@ def test_a_ta_reads_a_student_s_submission_through_the_course_and_nothing_else(c
     assert "By <strong>ada</strong>" in page and "printed under the hidden tests" in page
     assert "Regrade this submission" in page
     assert client.get(f"/courses/jax-101/submissions/{elsewhere.pk}/").status_code == 404
+    assert client.get(f"/courses/jax-101/submissions/{practice.pk}/").status_code == 404
     assert client.get(f"/courses/jax-201/submissions/{late_one.pk}/").status_code == 404
     assert client.get(f"/submissions/{late_one.pk}/").status_code == 404  # the site's own page: owner and site staff
     client.force_login(bob)  # a student reads no one else's work
@@ -466,9 +468,10 @@ def test_staff_regrade_an_assignment_a_problem_or_a_submission_and_see_how_far_i
     run = hand_in(ada, "batched_dot", DUE, 100.0)
     Submission.objects.filter(pk=run.pk).update(kind=Submission.Kind.RUN)
     staff_work = hand_in(ta, "batched_dot", DUE, 100.0)
+    withdrawn = hand_in(bob, "aot_compiled_sum", DUE, 0.0, status=Submission.Status.CANCELLED)
     counted = set(
         Submission.objects.filter(kind=Submission.Kind.SUBMIT, user__in=[ada, bob])
-        .exclude(pk=before_release.pk)
+        .exclude(pk__in=[before_release.pk, withdrawn.pk])
         .values_list("pk", flat=True)
     )
     client.force_login(ta)
@@ -479,8 +482,8 @@ def test_staff_regrade_an_assignment_a_problem_or_a_submission_and_see_how_far_i
     assert response.json() == {"id": regrade.pk, "scope": "Week 1", "ended": 0, "total": len(counted)}
     queued = Submission.objects.filter(pk__in=counted)
     assert set(queued.values_list("status", flat=True)) == {Submission.Status.QUEUED}
-    for untouched in (before_release, run, staff_work):
-        assert Submission.objects.get(pk=untouched.pk).status == Submission.Status.GRADED
+    for untouched in (before_release, run, staff_work, withdrawn):
+        assert Submission.objects.get(pk=untouched.pk).status == untouched.status  # not queued again
     queued.filter(problem__slug="batched_dot").update(status=Submission.Status.GRADED, score=100.0)
     progress = client.get(f"/courses/jax-101/regrades/{regrade.pk}/").json()
     assert progress["ended"] == len(counted) - 1 and progress["total"] == len(counted)

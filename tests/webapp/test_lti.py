@@ -22,7 +22,7 @@ from lti_tool.models import LtiDeployment, LtiUser
 from grader.problem import load_problem
 from tests.webapp.lti_platform import INSTRUCTOR, LEARNER, MENTOR, TEACHING_ASSISTANT, Person, Platform, form_of
 from webapp.catalog.models import Problem
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership, Override
+from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override
 from webapp.lti.models import AssignmentLink, CourseLink, ScorePublication
 from webapp.submissions.models import Submission
 from webapp.submissions.signals import graded
@@ -452,6 +452,34 @@ def test_a_run_sends_nothing_and_an_override_sends_the_new_total(canvas):
 
     (sent,) = canvas.scores
     assert (sent["score"]["scoreGiven"], sent["score"]["scoreMaximum"]) == (3.0, 15.0)
+
+
+def test_an_extension_a_new_deadline_or_new_points_send_the_new_standing(canvas):
+    course, student = launched_student(canvas)
+    assignment = course.assignments.get()
+    assignment.due_at = timezone.now() - timedelta(days=1)
+    assignment.late_policy = Assignment.LatePolicy.HARD_CLOSE
+    assignment.save()  # the deadline moved: every student's standing is sent again
+    late = hand_in(student, "aot_compiled_sum", 1.0)  # handed in now: after the close
+    graded.send(sender=Submission, submission=late)
+    run_lti_tasks()
+    assert canvas.scores[-1]["score"]["scoreGiven"] == 0.0
+
+    extension = Extension.objects.create(
+        assignment=assignment, user=student, due_at=timezone.now() + timedelta(days=1), reason="ill"
+    )
+    run_lti_tasks()
+    assert canvas.scores[-1]["score"]["scoreGiven"] == 10.0  # on time under the extension
+
+    item = assignment.items.get(problem__slug="aot_compiled_sum")
+    item.points = 20
+    item.save()
+    run_lti_tasks()
+    assert (canvas.scores[-1]["score"]["scoreGiven"], canvas.scores[-1]["score"]["scoreMaximum"]) == (20.0, 25.0)
+
+    extension.delete()
+    run_lti_tasks()
+    assert canvas.scores[-1]["score"]["scoreGiven"] == 0.0
 
 
 def test_a_platform_that_refuses_a_score_gets_it_again_later(canvas):

@@ -19,6 +19,7 @@ from django_tasks_db.models import DBTaskResult
 from grader.problem import load_problem, solutions_dir
 from webapp import grading
 from webapp.catalog.models import Problem
+from webapp.courses.instructors import make_instructor
 from webapp.submissions.models import Draft, Progress, Submission
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +169,13 @@ def test_only_the_owner_and_staff_see_a_submission(client, catalog, student, dja
     assert data["verdict_label"] == "Wrong answer"
     assert [test["name"] for test in data["tests"]] == ["test_sums"]
 
-    client.force_login(django_user_model.objects.create_user("root", password="a-long-password-3", is_staff=True))
+    # A course's instructor is staff in the admin for their courses, never a reader of everyone's work.
+    instructor = django_user_model.objects.create_user("grace", password="a-long-password-4")
+    make_instructor(instructor)
+    client.force_login(instructor)
+    assert [client.get(url).status_code for url in pages] == [404, 404]
+
+    client.force_login(django_user_model.objects.create_superuser("root", password="a-long-password-3"))
     assert [client.get(url).status_code for url in pages] == [200, 200]
 
 
@@ -569,7 +576,16 @@ def test_output_of_hidden_tests_is_shown_to_staff_only(client, catalog, student,
         assert "VISIBLE-MARK" in text and "CALLED-ON (5,)" in text  # printed by a visible test
         assert "(1031,)" not in text and "hidden-output" not in text  # the hidden test's own length
 
-    client.force_login(django_user_model.objects.create_user("root", password="a-long-password-3", is_staff=True))
+    # An instructor's own submission shows them no more than a student's does.
+    instructor = django_user_model.objects.create_user("grace", password="a-long-password-4")
+    make_instructor(instructor)
+    theirs = grade(instructor, Submission.Kind.SUBMIT, code)
+    client.force_login(instructor)
+    for url in (reverse("submissions:detail", args=[theirs.pk]), reverse("catalog:detail", args=[SLUG])):
+        text = client.get(url).content.decode()
+        assert "CALLED-ON (1031,)" not in text and "hidden-output" not in text, url
+
+    client.force_login(django_user_model.objects.create_superuser("root", password="a-long-password-3"))
     for url in pages:
         text = client.get(url).content.decode()
         assert "CALLED-ON (1031,)" in text and "hidden-output" in text

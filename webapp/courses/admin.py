@@ -22,6 +22,8 @@ def signed_in(request: HttpRequest) -> User:
 
 
 M = TypeVar("M", bound=Model)
+# A filter's choices are those of the rows the instructor sees, never every course on the site.
+RelatedOnly = admin.RelatedOnlyFieldListFilter
 
 
 class InstructedOnly(admin.ModelAdmin[M], Generic[M]):
@@ -99,7 +101,7 @@ class AssignmentProblemInline(admin.TabularInline[AssignmentProblem, Assignment]
 @admin.register(Assignment)
 class AssignmentAdmin(InstructedOnly[Assignment]):
     list_display = ("title", "course", "release_at", "due_at", "late_policy")
-    list_filter = ("course", "late_policy")
+    list_filter = (("course", RelatedOnly), "late_policy")
     search_fields = ("title", "slug", "course__title")
     prepopulated_fields = {"slug": ("title",)}  # noqa: RUF012 (Django reads it from the class)
     inlines = (AssignmentProblemInline,)
@@ -109,7 +111,7 @@ class AssignmentAdmin(InstructedOnly[Assignment]):
 class ExtensionAdmin(InstructedOnly[Extension]):
     course_path = "assignment__course"
     list_display = ("assignment", "user", "due_at", "granted_by", "granted_at")
-    list_filter = ("assignment__course",)
+    list_filter = (("assignment__course", RelatedOnly),)
     search_fields = ("user__username", "assignment__title")
     autocomplete_fields = ("user",)
     readonly_fields = ("granted_by", "granted_at")
@@ -126,7 +128,7 @@ class OverrideAdmin(InstructedOnly[Override]):
 
     course_path = "item__assignment__course"
     list_display = ("item", "user", "points", "reason", "created_by", "created_at")
-    list_filter = ("item__assignment__course", "item__assignment")
+    list_filter = (("item__assignment__course", RelatedOnly), ("item__assignment", RelatedOnly))
     search_fields = ("user__username", "reason")
     autocomplete_fields = ("user",)
     readonly_fields = ("created_by", "created_at")
@@ -147,7 +149,7 @@ class RegradeAdmin(InstructedOnly[Regrade]):
     """Regrades are asked for on the gradebook page; here they are a log to read."""
 
     list_display = ("scope", "course", "requested_by", "requested_at")
-    list_filter = ("course",)
+    list_filter = (("course", RelatedOnly),)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

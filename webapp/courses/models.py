@@ -23,7 +23,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
 from django.db import models, transaction
-from django.db.models import F, FloatField, Max
+from django.db.models import Exists, F, FloatField, Max, OuterRef
 from django.db.models.functions import Cast, Coalesce
 
 from grader.spreadsheet import spreadsheet_row
@@ -218,6 +218,20 @@ class Course(models.Model):
             rows.append(GradebookRow(member, cells, problems))
         items = list(expanded.items.select_related("problem")) if expanded else []
         return Gradebook(assignments, rows, expanded, items)
+
+    def student_work(self) -> models.QuerySet[Submission]:
+        """What the course's staff may read of its students' work: their Submits and Runs on a
+        problem of one of its assignments, handed in from that assignment's release on. Their
+        practice before it, or for another course, stays theirs."""
+        students = self.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
+        released = Assignment.objects.filter(
+            course=self, problems=OuterRef("problem"), release_at__lte=OuterRef("hand_in_time")
+        )
+        return (
+            Submission.objects.filter(user__in=students)
+            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
+            .filter(Exists(released))
+        )
 
     def is_instructor(self, user: User) -> bool:
         """Instructors alone change the course: its assignments, deadlines and roster."""
@@ -580,7 +594,8 @@ class Regrade(models.Model):
                 .filter(hand_in_time__gte=assignment.release_at)
             )
             scope = f"{assignment.title}: {problem.title}" if problem is not None else assignment.title
-        finished = chosen.filter(status__in=Submission.FINISHED_STATUSES)
+        # Graded or failed, not cancelled: a Submit the student withdrew is not theirs to count.
+        finished = chosen.filter(status__in=(Submission.Status.GRADED, Submission.Status.FAILED))
         ids = Submission.regrade(finished)
         return cls.objects.create(course=course, scope=scope[:300], submission_ids=ids, requested_by=by)
 

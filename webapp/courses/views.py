@@ -23,7 +23,6 @@ from webapp.accounts.requests import SignedInRequest
 from webapp.courses.models import (
     MAX_ROSTER_BYTES,
     Course,
-    Membership,
     ProblemScore,
     Regrade,
     RosterError,
@@ -177,14 +176,11 @@ def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonRespon
 
 
 def course_submission(course: Course, pk: Any) -> Submission:
-    """A submission that staff of ``course`` may read: a Submit or Run of one of its students on
-    a problem of one of its assignments. Anything else is a 404, as if it did not exist."""
+    """A submission that staff of ``course`` may read (``Course.student_work``); anything else
+    is a 404, as if it did not exist."""
     if not str(pk).isdigit() or len(str(pk)) > 18:
         raise Http404("No such submission.")
-    students = course.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
-    problems = course.assignments.values("problems")
-    readable = Submission.objects.select_related("problem", "user").filter(user__in=students, problem__in=problems)
-    return get_object_or_404(readable, pk=int(pk))
+    return get_object_or_404(course.student_work().select_related("problem", "user"), pk=int(pk))
 
 
 @login_required
