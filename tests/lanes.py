@@ -18,18 +18,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PYTEST = [sys.executable, "-m", "pytest", "--durations=15"]
-VALIDATE_AND_BROWSER = ["tests/grader/test_validate.py", "tests/webapp/test_browser.py"]
+# Beside lint and the PostgreSQL pass: the validation of every problem, the workspace's browser
+# journeys and LTI against its test platform; the suite lane has everything else.
+SECOND_LANE = ["tests/grader/test_validate.py", "tests/webapp/test_browser.py", "tests/webapp/test_lti.py"]
 
 # Two roughly equal lanes, from the durations of earlier runs. A third lane made the run
 # slower, not faster: with two the machine is already busy nearly all the time. The
 # PostgreSQL pass (tests.postgres) runs the grading queue's tests again on a throwaway server.
 LANES: dict[str, list[list[str]]] = {
     "suite": [
-        [*PYTEST, "tests", *(f"--ignore={path}" for path in VALIDATE_AND_BROWSER)],
+        [*PYTEST, "tests", *(f"--ignore={path}" for path in SECOND_LANE)],
     ],
-    "lint-validate-browser-postgres": [
+    "lint-validate-browser-lti-postgres": [
         ["make", "--no-print-directory", "lint"],
-        [*PYTEST, *VALIDATE_AND_BROWSER],
+        [*PYTEST, *SECOND_LANE],
         [sys.executable, "-m", "tests.postgres"],
     ],
 }
