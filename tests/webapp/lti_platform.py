@@ -351,24 +351,12 @@ class Platform:
         browser: requests.Session,
         person: Person,
         *,
-        message_type: str = "LtiResourceLinkRequest",
-        resource_link_id: str = "rl-1",
-        custom: dict[str, str] | None = None,
-        tamper: Callable[[dict[str, Any]], None] | None = None,
-        signing_key: JWK | None = None,
         form_tamper: Callable[[dict[str, str]], None] | None = None,
+        **plan: Any,
     ) -> requests.Response:
-        """The tool's answer to the launch's form post (redirects are not followed)."""
-        form = self.launch_form(
-            browser,
-            person,
-            message_type=message_type,
-            resource_link_id=resource_link_id,
-            custom=custom,
-            tamper=tamper,
-            signing_key=signing_key,
-        )
-        action, fields = form
+        """The tool's answer to the launch's form post (redirects are not followed); ``plan``:
+        what ``plan_launch`` takes (message type, resource link, custom, tamper, signing key)."""
+        action, fields = self.launch_form(browser, person, **plan)
         if form_tamper is not None:
             form_tamper(fields)
         return browser.post(action, data=fields, allow_redirects=False)
@@ -399,19 +387,9 @@ class Platform:
         starts it: a GET of the tool's login with the initiation's parameters."""
         return f"{self.tool_url}/lti/login/?{urlencode(self.plan_launch(person, custom=custom))}"
 
-    def launch_form(
-        self,
-        browser: requests.Session,
-        person: Person,
-        *,
-        message_type: str = "LtiResourceLinkRequest",
-        resource_link_id: str = "rl-1",
-        custom: dict[str, str] | None = None,
-        tamper: Callable[[dict[str, Any]], None] | None = None,
-        signing_key: JWK | None = None,
-    ) -> tuple[str, dict[str, str]]:
+    def launch_form(self, browser: requests.Session, person: Person, **plan: Any) -> tuple[str, dict[str, str]]:
         """The id_token form the platform gives the browser, after the OIDC login round trip."""
-        initiation = self.plan_launch(person, message_type, resource_link_id, custom, tamper, signing_key)
+        initiation = self.plan_launch(person, **plan)
         if self.flavour == "canvas":
             answer = browser.post(f"{self.tool_url}/lti/login/", data=initiation, allow_redirects=False)
         else:

@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from grader.problem import REPO_ROOT
 from tests.webapp import course_demo
 from tests.webapp.lti_platform import Platform
+from tests.webapp.screenshots import sign_in
 from tests.webapp.site import RunningSite, this_tests_database
 from tests.webapp.test_browser import (
     AXE,
@@ -240,11 +241,7 @@ def test_the_course_pages_fit_a_1400_px_window_with_ten_problems_shown_and_a_pho
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
         context.set_default_timeout(20_000)
         page = context.new_page()
-        page.goto(f"{site}/accounts/login/")
-        page.get_by_label("Username").fill(course_demo.INSTRUCTOR)
-        page.get_by_label("Password").fill(course_demo.PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.get_by_role("link", name=course_demo.INSTRUCTOR)).to_be_visible()
+        sign_in(page, site, course_demo.INSTRUCTOR)
         paths = ("gradebook/?assignment=week-1", "", "roster/", f"week-1/?student={course_demo.STUDENT}")
         for path in paths:
             page.goto(f"{site}/courses/jax-in-practice/{path}")
