@@ -2,6 +2,7 @@
 # The jaxjudge container's commands:
 #   web                 gunicorn on :8000 (static files by whitenoise)
 #   worker [ARGS]       a grading worker (manage.py worker ARGS, e.g. --queue gpu)
+#   courses-worker      a course's background work: rosters, LTI syncs and score sends
 #   setup               migrations, then the catalog from problems/ (run once per start)
 #   anything else       run as given (manage.py shell, say)
 set -eu
@@ -24,6 +25,9 @@ worker)
         mount -t proc -o nosuid,nodev,noexec proc /run/jaxjudge-proc
     fi
     exec setpriv --bounding-set -sys_admin --inh-caps -sys_admin python manage.py worker "$@"
+    ;;
+courses-worker)
+    exec python manage.py db_worker --queue-name courses
     ;;
 setup)
     python manage.py migrate --noinput

@@ -169,7 +169,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["default", "gpu"],
+        # default and gpu: gradings (``manage.py worker``); courses: a course's own background
+        # work (roster enrolments, LTI roster syncs and score sends), on a worker of its own
+        # (``manage.py db_worker --queue-name courses``), so that it never waits behind, or
+        # holds up, a student's grading.
+        "QUEUES": ["default", "gpu", "courses"],
     }
 }
 

@@ -87,7 +87,7 @@ def linked_course(platform: Platform) -> Course:
 def run_lti_tasks() -> list[DBTaskResult]:
     """Run the queued LTI tasks as a worker does (not the gradings' tasks)."""
     worker = Worker(
-        queue_names=["default"],
+        queue_names=["courses"],
         interval=0,
         batch=True,
         backend_name="default",

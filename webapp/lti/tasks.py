@@ -24,7 +24,7 @@ def retry_delay(tries: int) -> timedelta:
     return timedelta(seconds=30 * 4 ** (tries - 1))  # 30 s, 2 min, 8 min, 32 min
 
 
-@task()
+@task(queue_name="courses")
 def send_scores(assignment_id: int, user_id: int, tries: int = 1) -> str:
     """Send one student's points on one assignment to every platform line item linked to it.
 
@@ -77,7 +77,7 @@ def send_scores(assignment_id: int, user_id: int, tries: int = 1) -> str:
     return f"{earned}/{total}: sent {sent}, failed {failed}"
 
 
-@task()
+@task(queue_name="courses")
 def sync_roster(course_link_id: int) -> str:
     """Enrol the platform course's members in the linked course (Names and Roles service)."""
     link = CourseLink.objects.filter(pk=course_link_id).select_related("course", "context__deployment").first()
