@@ -108,6 +108,20 @@ class Course(models.Model):
     invite_code = models.CharField(max_length=40, unique=True, default=new_invite_code)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class EarlySolutions(models.TextChoices):
+        """Whether a student may reveal the reference solution of a problem of an assignment
+        that is still open for them (solving it first always shows it)."""
+
+        HIDDEN = "hidden", "hidden until the due time"
+        SHOWN_AND_MARKED = "marked", "shown, and the gradebook marks who looked"
+
+    early_solutions = models.CharField(
+        max_length=10,
+        choices=EarlySolutions.choices,
+        default=EarlySolutions.HIDDEN,
+        help_text="The reference solution of a problem in an open assignment, before its due time.",
+    )
+
     class Meta:
         ordering = ("title",)
 
@@ -528,12 +542,14 @@ class Override(models.Model):
     reason. A verdict or a score is never edited: an override is a record of its own, kept
     with who made it and when; the latest for a student and problem counts."""
 
-    item = models.ForeignKey(AssignmentProblem, on_delete=models.CASCADE, related_name="overrides")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="overrides")
+    # A record of who decided what: what it points at cannot be deleted from under it (the
+    # admin says why, and a problem with overrides stays in its assignment).
+    item = models.ForeignKey(AssignmentProblem, on_delete=models.PROTECT, related_name="overrides")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="overrides")
     points = models.DecimalField(max_digits=6, decimal_places=2, validators=[MinValueValidator(0)])
     reason = models.CharField(max_length=500)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="overrides_made"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="overrides_made"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -555,11 +571,12 @@ class Regrade(models.Model):
     problems, or one hand-in. It queues the Submits it covers and keeps their ids, so the
     page can show how many are graded again; who asked, and when, is kept too."""
 
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="regrades")
+    # A record of who asked for what: kept whatever is deleted (see ``Override``).
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="regrades")
     scope = models.CharField(max_length=300)  # what was regraded, as the page names it
     submission_ids = models.JSONField(default=list)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="regrades_asked"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="regrades_asked"
     )
     requested_at = models.DateTimeField(auto_now_add=True)
 
