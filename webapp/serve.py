@@ -82,7 +82,9 @@ def children(args: argparse.Namespace) -> list[Child]:
     )  # fmt: skip
     graders = [Child(f"grader-{i}", [sys.executable, "manage.py", "worker"]) for i in range(args.graders)]
     # A course's own background work (rosters, LTI), never on the graders' queue.
-    courses = Child("courses", [sys.executable, "manage.py", "db_worker", "--queue-name", "courses", "--interval", "0.5"])
+    courses = Child(
+        "courses", [sys.executable, "manage.py", "db_worker", "--queue-name", "courses", "--interval", "0.5"]
+    )
     return [web, *graders, courses]
 
 

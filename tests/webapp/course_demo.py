@@ -76,6 +76,8 @@ def make() -> None:
     for number, name in enumerate(STUDENTS):
         student = account(name)
         Membership.objects.create(course=course, user=student, section="Monday" if number % 2 else "Thursday")
+    # Members since before the term: their hand-ins below are the course's to read.
+    course.memberships.update(joined_at=now - timedelta(days=30))
         students.append(student)
     week = Assignment.objects.create(
         course=course,

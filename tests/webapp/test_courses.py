@@ -188,8 +188,11 @@ def other_course(catalog: None) -> Course:
 
 
 def enrol(course: Course, username: str, role: str = Membership.Role.STUDENT) -> User:
+    """A member since before the term (``joined_at`` is set when a membership is made): their
+    work on the course's assignments from the release on is the course's to read."""
     user = User.objects.create_user(username, password="a-long-password-1")
-    Membership.objects.create(course=course, user=user, role=role)
+    membership = Membership.objects.create(course=course, user=user, role=role)
+    Membership.objects.filter(pk=membership.pk).update(joined_at=RELEASE - timedelta(days=30))
     return user
 
 
@@ -452,7 +455,8 @@ def test_a_ta_reads_a_student_s_submission_through_the_course_and_nothing_else(c
     standing = client.get("/courses/jax-101/week-1/?student=ada").content.decode()
     assert f'href="/courses/jax-101/submissions/{late_one.pk}/"' in standing
     page = client.get(f"/courses/jax-101/submissions/{late_one.pk}/").content.decode()
-    assert "By <strong>ada</strong>" in page and "printed under the hidden tests" in page
+    assert "By <strong>ada</strong>" in page
+    assert "printed under the hidden tests" not in page  # the hidden inputs are the site's staff's alone
     assert "Regrade this submission" in page
     assert client.get(f"/courses/jax-101/submissions/{elsewhere.pk}/").status_code == 404
     assert client.get(f"/courses/jax-101/submissions/{practice.pk}/").status_code == 404
@@ -569,7 +573,9 @@ def test_an_instructor_creates_a_course_in_the_admin_and_sees_only_the_courses_t
     grace.refresh_from_db()
     assert grace.is_staff and not grace.is_superuser
     client.force_login(grace)
-    made = client.post("/admin/courses/course/add/", {"title": "JAX 301", "slug": "jax-301", **NO_MEMBERS})
+    made = client.post(
+        "/admin/courses/course/add/", {"title": "JAX 301", "slug": "jax-301", "early_solutions": "hidden", **NO_MEMBERS}
+    )
     assert made.status_code == 302, made.content.decode()[:3000]
     mine = Course.objects.get(slug="jax-301")
     assert mine.is_instructor(grace)

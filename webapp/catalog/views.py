@@ -6,10 +6,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from grader.problem import DIFFICULTIES
-from webapp import grading
+from webapp import access, grading
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import COURSE, MORE, PROBLEM_ORDER, Problem
-from webapp.submissions.models import Draft, Progress, Submission, workspace
+from webapp.submissions.models import Draft, Progress, workspace
 from webapp.submissions.views import live_state, status_url
 
 STATUSES = ("solved", "attempted", "not attempted")
@@ -90,7 +90,7 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # followed from there, as if the student had just pressed the button.
         if context["history"]:
             latest = context["history"][0]
-            state = live_state(latest, for_staff=Submission.site_staff(request.user))
+            state = live_state(latest, for_staff=access.may_read_hidden_output(request.user))
             context["latest"] = {**state, "status_url": status_url(latest)}
     return render(request, "catalog/problem_detail.html", context)
 

@@ -9,6 +9,8 @@ site received it, or for an autograded notebook the time staff give on the comma
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import math
 import re
@@ -22,13 +24,16 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
-from django.db import models, transaction
-from django.db.models import Exists, F, FloatField, Max, OuterRef
+from django.db import IntegrityError, models, transaction
+from django.db.models import Exists, F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
+
+from django.db.models.functions import Lower
+from django.utils import timezone
 
 from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
-from webapp.submissions.models import Submission
+from webapp.submissions.models import Progress, Submission
 
 
 def new_invite_code() -> str:
@@ -36,7 +41,12 @@ def new_invite_code() -> str:
 
 
 class RosterError(ValueError):
-    """A roster file that cannot be read; the message names the line and what is wrong."""
+    """A roster file that cannot be read; ``problems`` names each bad line and what is wrong
+    (the first ``MAX_ROSTER_PROBLEMS`` of them, then how many more)."""
+
+    def __init__(self, problems: str | list[str]) -> None:
+        self.problems = [problems] if isinstance(problems, str) else problems
+        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -50,52 +60,65 @@ class RosterRow:
 
 ROSTER_COLUMNS = ("username", "email", "name", "section")
 MAX_ROSTER_BYTES = 2 * 2**20
+MAX_ROSTER_PROBLEMS = 20  # named one by one; beyond these the page says how many more
 
 
 def read_roster(text: str) -> list[RosterRow]:
-    """A roster as CSV with a header naming ``username`` (required), ``email``, ``name`` and
-    ``section`` (optional, any order). Raises ``RosterError`` naming the first bad line."""
+    """A roster as CSV with a header naming ``username`` and ``email`` (required), ``name`` and
+    ``section`` (optional, any order). The email is the school's record of the person: their
+    invitation goes there. Raises ``RosterError`` naming every bad line (up to a count)."""
     if len(text.encode()) > MAX_ROSTER_BYTES:
         raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))  # a spreadsheet's byte-order mark
     header = [name.strip().lower() for name in reader.fieldnames or []]
-    if "username" not in header:
-        raise RosterError("line 1: the header must name a username column (and may name email, name, section)")
+    if "username" not in header or "email" not in header:
+        raise RosterError("line 1: the header must name a username and an email column (and may name name, section)")
     unknown = [name for name in header if name not in ROSTER_COLUMNS]
     if unknown:
         raise RosterError(f"line 1: unknown column {unknown[0]!r}; the columns are {', '.join(ROSTER_COLUMNS)}")
     reader.fieldnames = header
-    rows, seen = [], set()
+    rows: list[RosterRow] = []
+    problems: list[str] = []
+    line_of_username: dict[str, int] = {}
+    line_of_email: dict[str, int] = {}
     for row in reader:
         line = reader.line_num
         values = {name: (row.get(name) or "").strip() for name in ROSTER_COLUMNS}
         if not any(values.values()):
             continue  # a blank line
-        username = values["username"]
-        if not username or not re.fullmatch(r"[\w.@+-]{1,150}", username):
-            raise RosterError(f"line {line}: {username!r} is not a username (letters, digits and @.+-_, at most 150)")
-        if username in seen:
-            raise RosterError(f"line {line}: {username} is listed twice")
-        if values["email"]:
-            try:
-                validate_email(values["email"])
-            except ValidationError:
-                raise RosterError(f"line {line}: {values['email']!r} is not an email address") from None
-        if len(values["name"]) > 150 or len(values["section"]) > 50:
-            raise RosterError(f"line {line}: a name may have 150 characters, a section 50")
-        seen.add(username)
-        rows.append(RosterRow(line, username, values["email"], values["name"], values["section"]))
+        problem = roster_line_problem(values, line_of_username, line_of_email)
+        if problem:
+            problems.append(f"line {line}: {problem}")
+            continue
+        line_of_username[values["username"]] = line
+        line_of_email[values["email"].lower()] = line
+        rows.append(RosterRow(line, values["username"], values["email"], values["name"], values["section"]))
+    if problems:
+        named = problems[:MAX_ROSTER_PROBLEMS]
+        if len(problems) > len(named):
+            named.append(f"and {len(problems) - len(named)} more bad lines")
+        raise RosterError(named)
     return rows
 
 
-@dataclass(frozen=True)
-class Enrolment:
-    """What a roster did: accounts made, students enrolled, and those already in the course."""
-
-    created: list[str]
-    enrolled: list[str]
-    updated: list[str]
-    skipped: list[str]  # staff of the course: a roster never makes them students
+def roster_line_problem(values: dict[str, str], line_of_username: dict[str, int], line_of_email: dict[str, int]) -> str:
+    """What is wrong with one roster line ("" if nothing), given the lines read before it."""
+    username, email = values["username"], values["email"]
+    if not username or not re.fullmatch(r"[\w.@+-]{1,150}", username):
+        return f"{username!r} is not a username (letters, digits and @.+-_, at most 150)"
+    if username in line_of_username:
+        return f"{username} is listed twice (first on line {line_of_username[username]})"
+    if not email:
+        return f"{username} has no email (the invitation to join is sent there)"
+    try:
+        validate_email(email)
+    except ValidationError:
+        return f"{email!r} is not an email address"
+    if email.lower() in line_of_email:
+        return f"{email} is listed twice (first on line {line_of_email[email.lower()]})"
+    if len(values["name"]) > 150 or len(values["section"]) > 50:
+        return "a name may have 150 characters, a section 50"
+    return ""
 
 
 class Course(models.Model):
@@ -163,36 +186,23 @@ class Course(models.Model):
             return self.assignments.none()
         return self.assignments.filter(release_at__lte=now)
 
-    @transaction.atomic
-    def enrol(self, roster: list[RosterRow]) -> Enrolment:
-        """Enrol every row as a student (in its section), making the accounts that are missing
-        (without a password: they set one through a password reset, or sign in by LTI)."""
-        result = Enrolment([], [], [], [])
-        for row in roster:
-            first, _, last = row.name.partition(" ")
-            user, made = User.objects.get_or_create(
-                username=row.username, defaults={"email": row.email, "first_name": first[:150], "last_name": last[:150]}
-            )
-            if made:
-                user.set_unusable_password()
-                user.save(update_fields=["password"])
-                result.created.append(user.username)
-            membership, joined = Membership.objects.get_or_create(
-                course=self, user=user, defaults={"section": row.section}
-            )
-            if joined:
-                result.enrolled.append(user.username)
-            elif membership.role != Membership.Role.STUDENT:
-                result.skipped.append(user.username)
-            elif membership.section != row.section:
-                membership.section = row.section
-                membership.save(update_fields=["section"])
-                result.updated.append(user.username)
-        return result
+    def enrol(self, roster: list[RosterRow], *, invited_by: User | None = None, site_url: str = "") -> RosterUpload:
+        """Invite every row as a student, here and now, in batches (``manage.py enrol``; the
+        roster page does the same in the background). Nobody is enrolled without consent: see
+        ``Invitation``. Returns the finished upload, with its counts."""
+        upload = RosterUpload.record(self, roster, by=invited_by, site_url=site_url)
+        upload.run()
+        upload.refresh_from_db()
+        return upload
 
     def join(self, user: User) -> Membership:
-        """``user`` joins by the invite link: as a student, unless they are in the course already."""
-        membership, _ = Membership.objects.get_or_create(course=self, user=user)
+        """``user`` joins by the invite link: as a student, unless they are in the course already.
+        Raises ``RateLimited`` past ``JOINS_PER_HOUR`` new courses in an hour."""
+        with transaction.atomic():
+            membership = self.memberships.filter(user=user).first()
+            if membership is None:
+                refuse_too_many_joins(user)
+                membership, _ = Membership.objects.get_or_create(course=self, user=user)
         return membership
 
     def sections(self) -> list[str]:
@@ -214,6 +224,7 @@ class Course(models.Model):
         extended = set(
             Extension.objects.filter(assignment__course=self, user__in=users).values_list("assignment_id", "user_id")
         )
+        seen = {assignment.pk: assignment.solution_seen_by(users) for assignment in assignments}
         rows = []
         for member in members:
             cells = []
@@ -226,6 +237,7 @@ class Course(models.Model):
                         late=any(score.credit is not None and score.credit.late for score in mine),
                         extended=(assignment.pk, member.user.pk) in extended,
                         overridden=any(score.override_reason for score in mine),
+                        solution_seen=member.user.pk in seen[assignment.pk],
                     )
                 )
             problems = next((scores[member.user.pk] for a, scores in columns if a == expanded), [])
@@ -234,17 +246,23 @@ class Course(models.Model):
         return Gradebook(assignments, rows, expanded, items)
 
     def student_work(self) -> models.QuerySet[Submission]:
-        """What the course's staff may read of its students' work: their Submits and Runs on a
-        problem of one of its assignments, handed in from that assignment's release on. Their
-        practice before it, or for another course, stays theirs."""
-        students = self.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
+        """What the course's staff may read of its students' work (code, results, what it
+        printed under the visible tests): their Submits and Runs on a problem of one of its
+        assignments, handed in from that assignment's release on and from the day the student
+        joined the course. Their practice before either, or for another course, stays theirs:
+        the release is the staff's to set, the day they joined is not (a release moved back to
+        2000 reveals nothing). Notebooks the site's staff graded into the course
+        (``manage.py autograde --assignment``) were handed in to it, whenever they say."""
+        students = self.memberships.filter(role=Membership.Role.STUDENT)
         released = Assignment.objects.filter(
             course=self, problems=OuterRef("problem"), release_at__lte=OuterRef("hand_in_time")
         )
+        joined = students.filter(user=OuterRef("user")).values("joined_at")[:1]
         return (
-            Submission.objects.filter(user__in=students)
-            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
+            Submission.objects.filter(user__in=students.values("user_id"))
+            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"), joined_at=Subquery(joined))
             .filter(Exists(released))
+            .filter(Q(hand_in_time__gte=F("joined_at")) | Q(origin=Submission.Origin.AUTOGRADE))
         )
 
     def is_instructor(self, user: User) -> bool:
@@ -284,6 +302,7 @@ class GradebookCell:
     late: bool  # a problem's points came from a late hand-in
     extended: bool  # the student has an extension
     overridden: bool = False  # staff set a problem's points by hand
+    solution_seen: bool = False  # revealed a problem's solution while the assignment was open for them
 
 
 @dataclass(frozen=True)
@@ -481,6 +500,21 @@ class Assignment(models.Model):
             for user in users
         }
 
+    def solution_seen_by(self, users: Sequence[User]) -> set[int]:
+        """The ids of ``users`` who revealed the solution of one of its problems while the
+        assignment was open for them (from its release to their due time), before solving it.
+        A course that hides solutions until then has none; one that shows them marks these."""
+        extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
+        viewed = Progress.objects.filter(
+            user__in=users, problem__in=self.problems.all(), solution_viewed_at__gte=self.release_at
+        ).values_list("user_id", "solution_viewed_at", "solved_at")
+        return {
+            user_id
+            for user_id, viewed_at, solved_at in viewed
+            if viewed_at < max(self.due_at, extended.get(user_id, self.due_at))
+            and (solved_at is None or viewed_at < solved_at)
+        }
+
     @property
     def total_points(self) -> float:
         return float(sum(item.points for item in self.items.all()))
@@ -620,3 +654,411 @@ class Regrade(models.Model):
         """How many of its Submits are graded again (or ended otherwise), of how many."""
         ended = Submission.objects.filter(pk__in=self.submission_ids, status__in=Submission.FINISHED_STATUSES).count()
         return ended, len(self.submission_ids)
+
+
+# -- enrolment with consent: invitations, roster uploads, limits ---------------------------------
+
+
+class RateLimited(Exception):
+    """A member's repeatable write refused for now; the message says why. Counted from the
+    database's rows, so that every web process sees the same count."""
+
+
+class InvitationUnusable(Exception):
+    """An invitation link that cannot be used (unknown, used or expired); the message says which."""
+
+
+JOINS_PER_HOUR = 10  # new courses one person joins (invite link or invitation)
+ROSTER_UPLOADS_PER_WINDOW = 3  # per course
+ROSTER_UPLOAD_WINDOW = timedelta(minutes=10)
+RESEND_AFTER = timedelta(minutes=10)  # per invitation
+RESENDS_PER_HOUR = 50  # per course
+INVITATION_DAYS = 14
+ROSTER_BATCH = 100  # rows per transaction: each is a short write, so nobody else waits long
+UPLOAD_STALLED_AFTER = timedelta(minutes=2)  # a running upload silent this long may be resumed
+
+
+def refuse_too_many_joins(user: User) -> None:
+    since = timezone.now() - timedelta(hours=1)
+    if Membership.objects.filter(user=user, joined_at__gte=since).count() >= JOINS_PER_HOUR:
+        raise RateLimited(f"You joined {JOINS_PER_HOUR} courses in the last hour; try again in an hour.")
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def unguessable_digest() -> str:
+    """A digest no link has: an invitation's until its email is sent with a real token."""
+    return token_digest(secrets.token_urlsafe(32))
+
+
+class Invitation(models.Model):
+    """A roster line's invitation to join a course as a student, sent to the roster's email.
+
+    A roster never enrols an account by its username: the username may be anyone's (a person
+    may sign up first under the name a roster will list). Where the username is free the
+    roster makes the account (``account``, without a password) and the email's link activates
+    it: its holder chooses the password and joins. Where it is taken, no account is touched:
+    whoever holds the link joins with their own account, signed in. Only the digest of the
+    link's token is stored; a link works once, until ``expires_at``.
+    """
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invitations")
+    upload = models.ForeignKey(
+        "RosterUpload", on_delete=models.SET_NULL, null=True, blank=True, related_name="invitations"
+    )
+    username = models.CharField(max_length=150)  # as the roster lists it: its account may be anyone's
+    email = models.EmailField()  # the school's record of the person: the link goes there
+    name = models.CharField(max_length=150, blank=True)
+    section = models.CharField(max_length=50, blank=True)
+    # The account the roster made for this line, to be activated; None where the name was taken.
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    token_digest = models.CharField(max_length=64, unique=True, default=unguessable_digest)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitations_sent"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)  # None: its email is still to be sent
+    sends = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_accepted",
+    )
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("course", "username"), name="one_invitation_per_roster_username"),
+        )
+        ordering = ("course", "username")
+
+    def __str__(self) -> str:
+        return f"{self.username} <{self.email}> to {self.course}"
+
+    @property
+    def activates(self) -> bool:
+        """The link sets the password of the account the roster made (not yet done)."""
+        return self.account is not None and not self.account.has_usable_password()
+
+    def state(self, now: datetime) -> str:
+        if self.accepted_at is not None:
+            return "accepted"
+        if self.sent_at is None:
+            return "to be sent"
+        return "expired" if self.expires_at <= now else "pending"
+
+    @classmethod
+    def find(cls, token: str) -> Invitation:
+        """The invitation of a link's token; ``InvitationUnusable`` if none, used or expired."""
+        digest = token_digest(token[:200])
+        found = cls.objects.filter(token_digest=digest).select_related("course", "account").first()
+        # The lookup is by digest; the comparison of the digests is in constant time all the same.
+        if found is None or not hmac.compare_digest(found.token_digest, digest):
+            raise InvitationUnusable("This link is not one of ours: check that it was copied whole.")
+        found.refuse_if_unusable(timezone.now())
+        return found
+
+    def refuse_if_unusable(self, now: datetime) -> None:
+        if self.accepted_at is not None:
+            raise InvitationUnusable("This link was used already: it works once.")
+        if self.expires_at <= now:
+            raise InvitationUnusable("This link has expired. Ask the course's instructor to send it again.")
+
+    def link(self, site_url: str, token: str) -> str:
+        from django.urls import reverse
+
+        return site_url.rstrip("/") + reverse("courses:invitation", args=(token,))
+
+    def accept(self, user: User) -> Membership:
+        """``user`` (signed in, or just activated) joins the course as a student, by this
+        invitation: once, before it expires."""
+        now = timezone.now()
+        with transaction.atomic():
+            membership = Membership.objects.filter(course=self.course, user=user).first()
+            if membership is None:
+                refuse_too_many_joins(user)
+            taken = Invitation.objects.filter(
+                pk=self.pk, accepted_at__isnull=True, sent_at__isnull=False, expires_at__gt=now
+            ).update(accepted_at=now, accepted_by=user)
+            if not taken:  # used or expired meanwhile (by another tab, or a second click)
+                self.refresh_from_db()
+                self.refuse_if_unusable(now)
+                raise InvitationUnusable("This link cannot be used.")
+            if membership is None:
+                membership, _ = Membership.objects.get_or_create(
+                    course=self.course, user=user, defaults={"section": self.section}
+                )
+            elif membership.role == Membership.Role.STUDENT and self.section and membership.section != self.section:
+                membership.section = self.section
+                membership.save(update_fields=["section"])
+        self.accepted_at, self.accepted_by = now, user
+        return membership
+
+    def activate(self, password_form: Any) -> User:
+        """The account the roster made gets the password its holder chose (a valid
+        ``SetPasswordForm`` of it) and joins the course: both, or neither."""
+        with transaction.atomic():
+            user: User = password_form.save()
+            self.accept(user)
+        return user
+
+    def resend(self, site_url: str) -> None:
+        """A new link by email (the old one stops working), at most once in ``RESEND_AFTER``
+        per invitation and ``RESENDS_PER_HOUR`` per course."""
+        now = timezone.now()
+        if self.accepted_at is not None:
+            raise InvitationUnusable(f"{self.username}'s invitation was accepted already.")
+        resent = Invitation.objects.filter(course=self.course_id, sends__gt=1, sent_at__gte=now - timedelta(hours=1))
+        if resent.count() >= RESENDS_PER_HOUR:
+            raise RateLimited(f"This course resent {RESENDS_PER_HOUR} invitations in the last hour; try again later.")
+        # The claim: of two clicks at once, one resends.
+        claimed = (
+            Invitation.objects.filter(pk=self.pk, accepted_at__isnull=True)
+            .filter(Q(sent_at__isnull=True) | Q(sent_at__lte=now - RESEND_AFTER))
+            .update(sent_at=now)
+        )
+        if not claimed:
+            minutes = int(RESEND_AFTER.total_seconds() // 60)
+            raise RateLimited(f"The invitation to {self.email} was sent less than {minutes} minutes ago.")
+        self.deliver([self], site_url)
+
+    @classmethod
+    def deliver(cls, invitations: Sequence[Invitation], site_url: str) -> int:
+        """Email each of ``invitations`` a new link (one connection for them all); the number sent.
+
+        The new tokens are stored (as digests) before the emails go: an email that then fails
+        is sent again by a retry with yet another token, and the first link never works."""
+        from django.core.mail import get_connection
+
+        from webapp.courses.mail import invitation_email
+
+        messages, sent = [], []
+        with transaction.atomic():  # one short write for the batch's tokens
+            for invitation in invitations:
+                token = secrets.token_urlsafe(32)
+                moved = cls.objects.filter(pk=invitation.pk, token_digest=invitation.token_digest).update(
+                    token_digest=token_digest(token)
+                )
+                if moved:  # else another run of the same upload sends it
+                    invitation.token_digest = token_digest(token)
+                    link = invitation.link(site_url, token)
+                    messages.append(invitation_email(invitation, link, days=INVITATION_DAYS))
+                    sent.append(invitation.pk)
+        if messages:
+            get_connection().send_messages(messages)  # an error fails the run, to be retried
+        now = timezone.now()
+        cls.objects.filter(pk__in=sent).update(
+            sent_at=now, expires_at=now + timedelta(days=INVITATION_DAYS), sends=F("sends") + 1
+        )
+        return len(sent)
+
+
+class RosterUpload(models.Model):
+    """A roster file an instructor uploaded (or ``manage.py enrol`` read), invited in the
+    background in batches of ``ROSTER_BATCH`` rows, each its own short transaction.
+
+    The file is checked whole before this record is made (nothing of a bad file is kept).
+    ``done`` counts the rows invited, batch by batch, moved by a conditional update: a run that
+    is retried or resumed goes on from there and never invites a row twice, and an email is
+    sent once per invitation (``Invitation.sent_at``)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"  # it stopped part way: retrying goes on from where it stopped
+
+    UNFINISHED = (Status.QUEUED, Status.RUNNING)
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="roster_uploads")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(default=timezone.now)  # moved by every batch: a running one is alive
+    site_url = models.CharField(max_length=200, blank=True)  # the links' address, as the uploader reached the site
+    rows = models.JSONField(default=list)  # [line, username, email, name, section] per row
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    accounts_made = models.PositiveIntegerField(default=0)  # free usernames: made, to be activated
+    invited = models.PositiveIntegerField(default=0)  # taken usernames: invited, nobody's account touched
+    listed_before = models.PositiveIntegerField(default=0)  # invited already (their section follows the roster)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"roster of {self.total} for {self.course} ({self.status})"
+
+    def is_stalled(self, now: datetime) -> bool:
+        return self.status == self.Status.RUNNING and self.updated_at < now - UPLOAD_STALLED_AFTER
+
+    @property
+    def may_resume(self) -> bool:
+        return self.status == self.Status.FAILED or self.is_stalled(timezone.now())
+
+    @classmethod
+    def record(cls, course: Course, roster: Sequence[RosterRow], *, by: User | None, site_url: str) -> RosterUpload:
+        rows = [[row.line, row.username, row.email, row.name, row.section] for row in roster]
+        return cls.objects.create(course=course, uploaded_by=by, site_url=site_url, rows=rows, total=len(rows))
+
+    @classmethod
+    def start(cls, course: Course, roster: Sequence[RosterRow], *, by: User, site_url: str) -> RosterUpload:
+        """Keep a checked roster and queue its invitations on the courses' worker. Raises
+        ``RateLimited`` while another upload of the course is under way, or past
+        ``ROSTER_UPLOADS_PER_WINDOW`` uploads in ``ROSTER_UPLOAD_WINDOW``."""
+        from webapp.courses.tasks import enrol_roster
+
+        now = timezone.now()
+        with transaction.atomic():
+            Course.objects.select_for_update().filter(pk=course.pk).first()  # one upload decides at a time
+            uploads = cls.objects.filter(course=course)
+            running = [u for u in uploads.filter(status__in=cls.UNFINISHED) if not u.is_stalled(now)]
+            if running:
+                raise RateLimited("Another roster of this course is being enrolled; wait until it is done.")
+            if uploads.filter(created_at__gte=now - ROSTER_UPLOAD_WINDOW).count() >= ROSTER_UPLOADS_PER_WINDOW:
+                minutes = int(ROSTER_UPLOAD_WINDOW.total_seconds() // 60)
+                raise RateLimited(
+                    f"This course had {ROSTER_UPLOADS_PER_WINDOW} rosters uploaded in the last {minutes} "
+                    "minutes; try again later."
+                )
+            upload = cls.record(course, roster, by=by, site_url=site_url)
+            enrol_roster.enqueue(upload.pk)  # in the same transaction: both are kept, or neither
+        return upload
+
+    def resume(self) -> None:
+        """Queue a failed (or stalled) upload again: it goes on from its last whole batch."""
+        from webapp.courses.tasks import enrol_roster
+
+        now = timezone.now()
+        stalled = Q(status=self.Status.RUNNING, updated_at__lt=now - UPLOAD_STALLED_AFTER)
+        with transaction.atomic():
+            moved = (
+                RosterUpload.objects.filter(pk=self.pk)
+                .filter(Q(status=self.Status.FAILED) | stalled)
+                .update(status=self.Status.QUEUED, updated_at=now)
+            )
+            if not moved:
+                raise RateLimited("This roster is not stopped: there is nothing to resume.")
+            enrol_roster.enqueue(self.pk)
+
+    def run(self) -> str:
+        """Invite the rows from ``done`` on, batch by batch, then send what is unsent; on an
+        error, stop as ``FAILED`` with the error kept (``resume`` goes on from there)."""
+        claimed = RosterUpload.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING, updated_at=timezone.now(), error=""
+        )
+        if not claimed:
+            return "not queued"
+        self.refresh_from_db()
+        try:
+            while self.done < self.total:
+                if not self.invite_batch(self.done):
+                    return "taken over by another run"
+                self.send_unsent()
+                self.refresh_from_db()
+            self.send_unsent()
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"[:1000]
+            RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+                status=self.Status.FAILED, error=error, updated_at=timezone.now()
+            )
+            raise
+        RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+            status=self.Status.DONE, updated_at=timezone.now()
+        )
+        return f"{self.total} rows: {self.accounts_made} accounts made, {self.invited} invited"
+
+    def invite_batch(self, start: int) -> bool:
+        """Invitations (and the accounts of free usernames) for the rows from ``start``, in one
+        transaction that moves ``done`` on; False if another run moved it first."""
+        rows = self.rows[start : start + ROSTER_BATCH]
+        with transaction.atomic():
+            moved = RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING, done=start).update(
+                done=start + len(rows), updated_at=timezone.now()
+            )
+            if not moved:
+                return False
+            made, invited, before = self.invite_rows(rows)
+            RosterUpload.objects.filter(pk=self.pk).update(
+                accounts_made=F("accounts_made") + made,
+                invited=F("invited") + invited,
+                listed_before=F("listed_before") + before,
+            )
+        return True
+
+    def invite_rows(self, rows: list[list[Any]]) -> tuple[int, int, int]:
+        usernames = [row[1] for row in rows]
+        known = {i.username: i for i in Invitation.objects.filter(course=self.course_id, username__in=usernames)}
+        # Taken whatever the case: a self-made "Alice" keeps the roster from making "alice".
+        taken = set(
+            User.objects.annotate(lower=Lower("username"))
+            .filter(lower__in=[name.lower() for name in usernames])
+            .values_list("lower", flat=True)
+        )
+        now = timezone.now()
+        made = invited = before = 0
+        fresh = []
+        for _line, username, email, name, section in rows:
+            listed = known.get(username)
+            if listed is not None:  # the roster names a section; the rest was settled before
+                before += 1
+                if listed.section != section:
+                    Invitation.objects.filter(pk=listed.pk).update(section=section)
+                    if listed.accepted_by_id is not None:
+                        Membership.objects.filter(
+                            course=self.course_id, user=listed.accepted_by_id, role=Membership.Role.STUDENT
+                        ).update(section=section)
+                continue
+            account = None if username.lower() in taken else self.make_account(username, email, name)
+            made, invited = (made + 1, invited) if account is not None else (made, invited + 1)
+            fresh.append(
+                Invitation(
+                    course_id=self.course_id,
+                    upload=self,
+                    username=username,
+                    email=email,
+                    name=name,
+                    section=section,
+                    account=account,
+                    invited_by_id=self.uploaded_by_id,
+                    expires_at=now + timedelta(days=INVITATION_DAYS),
+                )
+            )
+        Invitation.objects.bulk_create(fresh)
+        return made, invited, before
+
+    @staticmethod
+    def make_account(username: str, email: str, name: str) -> User | None:
+        """An account without a password for a free username; None if someone took the name
+        meanwhile (then it is theirs, and the line an invitation like any other)."""
+        first, _, last = name.partition(" ")
+        user = User(username=username, email=email, first_name=first[:150], last_name=last[:150])
+        user.set_unusable_password()
+        try:
+            with transaction.atomic():  # a savepoint: the batch goes on without this account
+                user.save()
+        except IntegrityError:
+            return None
+        return user
+
+    def send_unsent(self) -> int:
+        """Email this upload's invitations whose email is still to be sent."""
+        sent = 0
+        while True:
+            unsent = self.invitations.filter(sent_at__isnull=True, accepted_at__isnull=True)
+            batch = list(unsent.select_related("course", "account")[:ROSTER_BATCH])
+            delivered = Invitation.deliver(batch, self.site_url) if batch else 0
+            if not delivered:
+                return sent
+            sent += delivered
+            RosterUpload.objects.filter(pk=self.pk).update(updated_at=timezone.now())

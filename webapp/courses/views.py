@@ -19,6 +19,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from webapp import access
 from webapp.accounts.requests import SignedInRequest
 from webapp.courses.models import (
     MAX_ROSTER_BYTES,
@@ -33,7 +34,7 @@ from webapp.submissions.models import Submission
 
 def member_course(request: SignedInRequest, slug: str) -> Course:
     course = get_object_or_404(Course, slug=slug)
-    if course.membership_of(request.user) is None:
+    if not access.may_read_course(request.user, course):
         raise Http404("No such course.")
     return course
 
@@ -138,7 +139,7 @@ def problem_cells(scores: list[ProblemScore], submission_url: str) -> SafeString
 def staff_course(request: SignedInRequest, slug: str) -> Course:
     """The course, for its instructors and TAs; a 403 for its students, a 404 for the others."""
     course = member_course(request, slug)
-    if not course.is_staff(request.user):
+    if not access.is_course_staff(request.user, course):
         raise PermissionDenied("Only the course's staff see its gradebook and its students' work.")
     return course
 
@@ -180,20 +181,25 @@ def course_submission(course: Course, pk: Any) -> Submission:
     is a 404, as if it did not exist."""
     if not str(pk).isdigit() or len(str(pk)) > 18:
         raise Http404("No such submission.")
-    return get_object_or_404(course.student_work().select_related("problem", "user"), pk=int(pk))
+    found = access.course_may_read(course, int(pk))
+    if found is None:
+        raise Http404("No such submission.")
+    return found
 
 
 @login_required
 @require_GET
 def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
     """A student's submission as the course's staff read it (TAs included, who are not the site's
-    staff): the result, what it printed under the hidden tests, and its code."""
+    staff): the result, what it printed under the visible tests, and its code. Never what it
+    printed under the hidden tests: that would show the hidden inputs, which are the site's
+    staff's alone (a course's staff could read them through their own second account)."""
     course = staff_course(request, slug)
     submission = course_submission(course, pk)
     assignments = course.assignments.filter(problems=submission.problem)
     context = {
         "submission": submission,
-        "result": submission.to_json(for_staff=True),
+        "result": submission.to_json(for_staff=False),
         "course": course,
         "assignments": assignments,
     }

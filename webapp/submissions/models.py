@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
 from django.db.models import F, Max, Min, Q, QuerySet
 from django.utils import dateformat, timezone
@@ -112,14 +112,6 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} of {self.problem.slug} by {self.user}"
-
-    @staticmethod
-    def site_staff(user: User | AnonymousUser) -> bool:
-        """Whether ``user`` reads every submission on the site, with what it printed under the
-        hidden tests: the site's staff (the permission to view submissions; superusers have it).
-        A course's instructors and TAs are not: they read their own students' work through the
-        course (``webapp/courses/views.py``), though instructors use the admin for their courses."""
-        return user.is_authenticated and user.has_perm("submissions.view_submission")
 
     @property
     def kind_label(self) -> str:

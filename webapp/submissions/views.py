@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from webapp import grading
+from webapp import access, grading
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.markdown import highlighted_python
 from webapp.catalog.models import Problem
@@ -73,7 +73,7 @@ def submission_url(submission: Submission) -> str:
 
 def own_submission(request: SignedInRequest, pk: int) -> Submission:
     submission = get_object_or_404(Submission.objects.select_related("problem"), pk=pk)
-    if submission.user_id != request.user.pk and not Submission.site_staff(request.user):
+    if not access.may_read_submission(request.user, submission):
         raise Http404("No such submission")
     return submission
 
@@ -88,7 +88,7 @@ def status(request: SignedInRequest, pk: int) -> JsonResponse:
     # A count of tests: a few ASCII digits (int() refuses strings of over 4300 digits).
     if since.isascii() and since.isdigit() and len(since) <= 9 and not submission.finished:
         return JsonResponse(submission.live_progress(int(since)))
-    return JsonResponse(live_state(submission, for_staff=Submission.site_staff(request.user)))
+    return JsonResponse(live_state(submission, for_staff=access.may_read_hidden_output(request.user)))
 
 
 @login_required
@@ -126,7 +126,7 @@ def rendered_parts(state: dict[str, Any]) -> dict[str, str]:
 @require_GET
 def detail(request: SignedInRequest, pk: int) -> HttpResponse:
     submission = own_submission(request, pk)
-    result = submission.to_json(for_staff=Submission.site_staff(request.user))
+    result = submission.to_json(for_staff=access.may_read_hidden_output(request.user))
     return render(request, "submissions/detail.html", {"submission": submission, "result": result})
 
 
@@ -143,17 +143,22 @@ def save_draft(request: SignedInRequest, slug: str) -> HttpResponse:
 
 @login_required
 def solution(request: SignedInRequest, slug: str) -> HttpResponse:
-    """The reference solution: shown after an accepted submission, or once the student reveals it."""
+    """The reference solution: shown after an accepted submission, or once the student reveals
+    it, except while an assignment with the problem is open for them (``access.solution_access``)."""
     problem = get_object_or_404(Problem, slug=slug)
+    progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
+    gate = access.solution_access(request.user, problem, progress, timezone.now())
     if request.method == "POST":
+        if not gate.may_reveal:
+            context = {"problem": problem, "progress": progress, "gate": gate}
+            return render(request, "submissions/solution.html", context, status=403)
         progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
         if progress.solution_viewed_at is None:
             progress.solution_viewed_at = timezone.now()
             progress.save(update_fields=["solution_viewed_at"])
         return redirect("submissions:solution", slug)
-    progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
-    context: dict[str, Any] = {"problem": problem, "progress": progress}
-    if progress.may_see_solution:
+    context: dict[str, Any] = {"problem": problem, "progress": progress, "gate": gate}
+    if gate.shown:
         context.update(editorial(request.user, problem, grading.reference_solution_text(slug)))
     return render(request, "submissions/solution.html", context)
 

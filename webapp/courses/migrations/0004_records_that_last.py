@@ -6,41 +6,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('courses', '0003_regrade'),
+        ("courses", "0003_regrade"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='course',
-            name='early_solutions',
-            field=models.CharField(choices=[('hidden', 'hidden until the due time'), ('marked', 'shown, and the gradebook marks who looked')], default='hidden', help_text='The reference solution of a problem in an open assignment, before its due time.', max_length=10),
+            model_name="course",
+            name="early_solutions",
+            field=models.CharField(
+                choices=[
+                    ("hidden", "hidden until the due time"),
+                    ("marked", "shown, and the gradebook marks who looked"),
+                ],
+                default="hidden",
+                help_text="The reference solution of a problem in an open assignment, before its due time.",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='override',
-            name='created_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='overrides_made', to=settings.AUTH_USER_MODEL),
+            model_name="override",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="overrides_made",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='override',
-            name='item',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='overrides', to='courses.assignmentproblem'),
+            model_name="override",
+            name="item",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="overrides", to="courses.assignmentproblem"
+            ),
         ),
         migrations.AlterField(
-            model_name='override',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='overrides', to=settings.AUTH_USER_MODEL),
+            model_name="override",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="overrides", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AlterField(
-            model_name='regrade',
-            name='course',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='regrades', to='courses.course'),
+            model_name="regrade",
+            name="course",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="regrades", to="courses.course"
+            ),
         ),
         migrations.AlterField(
-            model_name='regrade',
-            name='requested_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='regrades_asked', to=settings.AUTH_USER_MODEL),
+            model_name="regrade",
+            name="requested_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="regrades_asked",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
     ]
