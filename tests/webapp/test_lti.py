@@ -17,13 +17,13 @@ from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from jwcrypto.jwk import JWK
-from lti_tool.models import LtiDeployment, LtiUser
+from lti_tool.models import LtiDeployment
 
 from grader.problem import load_problem
 from tests.webapp.lti_platform import INSTRUCTOR, LEARNER, MENTOR, TEACHING_ASSISTANT, Person, Platform, form_of
 from webapp.catalog.models import Problem
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override
-from webapp.lti.models import AssignmentLink, CourseLink, ScorePublication
+from webapp.lti.models import AssignmentLink, CourseLink, PlatformAccount, ScorePublication
 from webapp.submissions.models import Submission
 from webapp.submissions.signals import graded
 
@@ -119,8 +119,9 @@ def test_an_instructor_s_first_launch_makes_the_course_and_signs_them_in_as_its_
     assert answer.headers["Location"] == f"/courses/{link.course.slug}/"
     alice = signed_in(session)
     assert alice is not None and link.course.is_instructor(alice)
-    # Keyed on the issuer and sub, named from neither the name nor the email.
-    assert LtiUser.objects.get(registration__issuer=platform.issuer, sub=ALICE.sub).auth_user == alice
+    # Keyed on the registration, deployment and sub, named from neither the name nor the email.
+    key = {"deployment__registration__issuer": platform.issuer, "deployment__registration__client_id": platform.client_id}
+    assert PlatformAccount.objects.get(**key, deployment__deployment_id=platform.deployment_id, sub=ALICE.sub).user == alice
     assert alice.username.startswith("lti-") and "alice" not in alice.username.lower()
     assert (alice.first_name, alice.last_name, alice.email) == ("Alice", "Teacher", "alice@example.edu")
     assert not alice.has_usable_password()
@@ -200,7 +201,7 @@ def test_a_launch_signed_with_another_key_is_refused(platform):
     answer = platform.launch(session, ALICE, signing_key=forger)
 
     refused(answer, session, 403, "signature could not be verified")
-    assert not CourseLink.objects.exists() and not LtiUser.objects.exists()
+    assert not CourseLink.objects.exists() and not PlatformAccount.objects.exists()
 
 
 @pytest.mark.parametrize(
@@ -282,7 +283,7 @@ def test_a_role_that_gives_no_access_is_refused_with_a_clear_page(platform):
     answer = platform.launch(session, mentor)
 
     refused(answer, session, 403, "gives no access to jaxjudge")
-    assert not LtiUser.objects.filter(sub=mentor.sub).exists()
+    assert not PlatformAccount.objects.filter(sub=mentor.sub).exists()
 
 
 def test_a_login_from_an_unregistered_platform_and_a_giant_id_token_are_refused(canvas):
@@ -374,7 +375,7 @@ def test_the_roster_sync_enrols_the_platform_s_members_with_their_roles(platform
     call_command("lti_sync_roster", course.slug)
 
     def role_of(person: Person) -> str | None:
-        user = LtiUser.objects.filter(sub=person.sub).values_list("auth_user", flat=True).first()
+        user = PlatformAccount.objects.filter(sub=person.sub).values_list("user", flat=True).first()
         return course.memberships.filter(user=user).values_list("role", flat=True).first()
 
     assert role_of(ALICE) == "instructor"
@@ -382,7 +383,7 @@ def test_the_roster_sync_enrols_the_platform_s_members_with_their_roles(platform
     assert role_of(SAM) == "student"
     assert role_of(ada) == "student"
     assert role_of(left) is None and role_of(mentor) is None
-    assert User.objects.get(lti_users__sub=ada.sub).email == ""  # not an email: not kept
+    assert User.objects.get(platform_account__sub=ada.sub).email == ""  # not an email: not kept
     assert "enrolled 3, updated 0, skipped 2" in capsys.readouterr().out  # Alice was in already
     assert not platform.refusals
 
@@ -396,7 +397,7 @@ def test_an_instructor_launch_queues_a_roster_sync(canvas):
 
     assert {result.task_path for result in ran} == {"webapp.lti.tasks.sync_roster"}
     assert all(result.status == "SUCCESSFUL" for result in ran), [result.traceback for result in ran]
-    sam = User.objects.get(lti_users__sub=SAM.sub)
+    sam = User.objects.get(platform_account__sub=SAM.sub)
     assert course.membership_of(sam).role == Membership.Role.STUDENT  # type: ignore[union-attr]
 
 

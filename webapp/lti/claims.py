@@ -1,8 +1,9 @@
 """What a platform says in a launch (the id_token's claims), checked and capped.
 
 Everything here came from outside: each claim is type-checked, every string capped, URLs
-limited to http(s), and names and emails kept as data only (an account is never looked up by
-them). A launch that cannot be read raises ``LaunchRefused`` with a message for the person.
+limited to http(s) on the platform's own hosts, and names and emails kept as data only (an
+account is never looked up by them). A launch that cannot be read raises ``LaunchRefused``
+with a message for the person.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from webapp.courses.models import Membership
+from webapp.lti.models import host_key
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 MESSAGE_TYPE = CLAIM + "message_type"
@@ -107,12 +109,15 @@ def identifier(value: object, what: str, *, required: bool = True) -> str:
     return text
 
 
-def service_url(value: object) -> str:
-    """A platform's service URL, or "" when it sends none or one that is not http(s)."""
+def service_url(value: object, hosts: frozenset[str]) -> str:
+    """A platform's service URL, or "" when it sends none, one that is not http(s), or one off
+    ``hosts`` (the registration's own: ``tool.service_hosts``), which the tool never calls."""
     if not isinstance(value, str) or len(value) > MAX_URL:
         return ""
     parts = urlsplit(value)
     if parts.scheme not in ("https", "http") or not parts.netloc:
+        return ""
+    if host_key(value) not in hosts:
         return ""
     return value
 
@@ -176,7 +181,8 @@ class LaunchClaims:
     deep_link_return_url: str = ""
 
     @classmethod
-    def read(cls, data: dict[str, Any], client_id: str) -> LaunchClaims:
+    def read(cls, data: dict[str, Any], client_id: str, *, hosts: frozenset[str]) -> LaunchClaims:
+        """The claims of ``data``; its service URLs kept only where they are on ``hosts``."""
         message_type = data.get(MESSAGE_TYPE)
         if message_type not in (RESOURCE_LAUNCH, DEEP_LINKING_LAUNCH):
             raise LaunchRefused("jaxjudge opens resource links and deep-linking requests only.")
@@ -205,11 +211,11 @@ class LaunchClaims:
             ),
             resource_link_title=clean_text(resource_link.get("title"), MAX_TITLE),
             assignment_slug=slug if isinstance(slug, str) and re.fullmatch(r"[-a-zA-Z0-9_]{1,50}", slug) else "",
-            memberships_url=service_url(mapping(data.get(NRPS)).get("context_memberships_url")),
-            line_item_url=service_url(ags.get("lineitem")),
-            line_items_url=service_url(ags.get("lineitems")),
+            memberships_url=service_url(mapping(data.get(NRPS)).get("context_memberships_url"), hosts),
+            line_item_url=service_url(ags.get("lineitem"), hosts),
+            line_items_url=service_url(ags.get("lineitems"), hosts),
             ags_scopes=strings(ags.get("scope"), 16, 200),
-            deep_link_return_url=service_url(deep_linking.get("deep_link_return_url")),
+            deep_link_return_url=service_url(deep_linking.get("deep_link_return_url"), hosts),
         )
 
     @property

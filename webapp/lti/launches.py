@@ -1,6 +1,6 @@
 """What a validated launch does here: the platform's course linked to a course (made on an
-instructor's first launch), the person's account and role in it, and the assignment the
-resource link opens."""
+instructor's first launch), the person's account and role in it (and what of the admin that
+role gives: ``people.settle_admin_access``), and the assignment the resource link opens."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from django.utils.text import slugify
 from lti_tool.models import LtiContext, LtiDeployment, LtiResourceLink
 from pylti1p3.contrib.django import DjangoMessageLaunch
 
-from webapp.courses.instructors import make_instructor
 from webapp.courses.models import Assignment, Course, Membership
 from webapp.lti import tool
 from webapp.lti.claims import SCORE_SCOPE, LaunchClaims, LaunchRefused
 from webapp.lti.models import AssignmentLink, CourseLink
-from webapp.lti.people import account_for, place_in_course
+from webapp.lti.people import account_for, count_launch, place_in_course, settle_admin_access
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,7 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
     ``LaunchRefused`` before anything is written when the launch gives no way in."""
     config = launch.get_tool_conf()
     registration, deployment = config.registration, config.deployment
-    claims = LaunchClaims.read(tool.launch_data(launch), registration.client_id)
+    claims = LaunchClaims.read(tool.launch_data(launch), registration.client_id, hosts=tool.service_hosts(registration))
     if not deployment.is_active:
         raise LaunchRefused(
             "jaxjudge is not activated for this deployment on your platform yet: the site's administrator "
@@ -53,6 +52,7 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
         )
     if claims.is_deep_linking and role != Membership.Role.INSTRUCTOR:
         raise LaunchRefused("Only an instructor adds jaxjudge assignments to a course.", 403)
+    count_launch(deployment, claims.person.sub)
     with transaction.atomic():
         context = record_context(deployment, claims)
         link = CourseLink.objects.filter(context=context).select_related("course", "context").first()
@@ -63,10 +63,10 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
                     404,
                 )
             link = CourseLink.objects.create(context=context, course=new_course(claims.context_title))
-        _, account = account_for(registration, claims.person)
+        platform_account, account = account_for(deployment, claims.person)
         place_in_course(link.course, account, role)
-        if role == Membership.Role.INSTRUCTOR:  # they add the course's assignments in the admin
-            make_instructor(account)
+        # An instructor adds the course's assignments in the admin; another role takes that back.
+        settle_admin_access(platform_account, instructor_launch=role == Membership.Role.INSTRUCTOR)
         assignment = record_resource_link(context, link.course, claims) if claims.resource_link_id else None
     return Arrival(account, role, link, assignment, claims.is_deep_linking)
 

@@ -1,4 +1,5 @@
-"""When a student's standing in an assignment may have changed, queue its send to the platforms."""
+"""When a student's standing in an assignment may have changed, queue its send to the platforms
+(only to the links of courses they are a student of, from a deployment they came from)."""
 
 from __future__ import annotations
 
@@ -28,17 +29,17 @@ def connect() -> None:
 def submission_graded(sender: Any, submission: Submission, **kwargs: Any) -> None:
     if submission.kind != Submission.Kind.SUBMIT:
         return  # a Run counts for nothing
-    linked = AssignmentLink.objects.filter(assignment__items__problem_id=submission.problem_id)
+    linked = AssignmentLink.for_student(submission.user_id).filter(assignment__items__problem_id=submission.problem_id)
     queue_scores(submission.user_id, linked.values_list("assignment_id", flat=True))
 
 
 def override_saved(sender: Any, instance: Override, **kwargs: Any) -> None:
-    linked = AssignmentLink.objects.filter(assignment__items=instance.item_id)
+    linked = AssignmentLink.for_student(instance.user_id).filter(assignment__items=instance.item_id)
     queue_scores(instance.user_id, linked.values_list("assignment_id", flat=True))
 
 
 def extension_changed(sender: Any, instance: Extension, **kwargs: Any) -> None:
-    if AssignmentLink.objects.filter(assignment_id=instance.assignment_id).exists():
+    if AssignmentLink.for_student(instance.user_id).filter(assignment_id=instance.assignment_id).exists():
         queue_scores(instance.user_id, [instance.assignment_id])
 
 
@@ -56,9 +57,11 @@ def queue_course_scores(assignment_id: int) -> None:
     (a student who never came from a platform is skipped by the task)."""
     if not AssignmentLink.objects.filter(assignment_id=assignment_id).exists():
         return
-    students = Membership.objects.filter(course__assignments=assignment_id, role=Membership.Role.STUDENT).values_list(
-        "user_id", flat=True
-    )
+    students = Membership.objects.filter(
+        course__assignments=assignment_id,
+        role=Membership.Role.STUDENT,
+        user__platform_account__deployment__contexts__resource_links__assignment_link__assignment=assignment_id,
+    ).values_list("user_id", flat=True)
     for user_id in students:
         queue_scores(user_id, [assignment_id])
 

@@ -9,11 +9,10 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.utils import timezone
 from django_tasks import task
-from lti_tool.models import LtiUser
 
 from webapp.courses.models import Assignment
 from webapp.lti import people, tool
-from webapp.lti.models import AssignmentLink, CourseLink, ScorePublication
+from webapp.lti.models import AssignmentLink, CourseLink, PlatformAccount, ScorePublication
 
 logger = logging.getLogger("webapp.lti")
 
@@ -37,20 +36,27 @@ def send_scores(assignment_id: int, user_id: int, tries: int = 1) -> str:
         return "gone"
     earned = round(sum(score.earned for score in assignment.problem_scores(user)), 2)
     total = assignment.total_points
-    links = AssignmentLink.objects.filter(
-        assignment=assignment,
-        can_publish_scores=True,
-        resource_link__context__deployment__is_active=True,
-        resource_link__context__deployment__registration__is_active=True,
-    ).exclude(line_item_url="")
+    # Only where this student is a student of the assignment's course, from that link's
+    # deployment: another course's gradebook never hears of them.
+    links = (
+        AssignmentLink.for_student(user.pk)
+        .filter(
+            assignment=assignment,
+            can_publish_scores=True,
+            resource_link__context__deployment__is_active=True,
+            resource_link__context__deployment__registration__is_active=True,
+        )
+        .exclude(line_item_url="")
+    )
     failed = sent = 0
     for link in links.select_related("resource_link__context__deployment__registration"):
-        registration = link.resource_link.context.deployment.registration
-        lti_user = LtiUser.objects.filter(registration=registration, auth_user=user).first()
-        if lti_user is None:
-            continue  # they never came from this platform
+        deployment = link.resource_link.context.deployment
+        registration = deployment.registration
+        account = PlatformAccount.objects.filter(deployment=deployment, user=user).first()
+        if account is None:
+            continue  # they never came from this deployment
         score = {
-            "userId": lti_user.sub,
+            "userId": account.sub,
             "scoreGiven": earned,
             "scoreMaximum": total,
             "activityProgress": "Submitted",
@@ -69,8 +75,21 @@ def send_scores(assignment_id: int, user_id: int, tries: int = 1) -> str:
             error, status = "", ScorePublication.Status.SENT
         ScorePublication.objects.update_or_create(
             assignment_link=link,
-            lti_user=lti_user,
-            defaults={"score_given": earned, "score_maximum": total, "status": status, "tries": tries, "error": error},
+            platform_account=account,
+            defaults={
+                "score_given": earned,
+                "score_maximum": total,
+                "status": status,
+                "tries": tries,
+                "error": error,
+                # Kept when the link, the account or the assignment is gone.
+                "line_item_url": link.line_item_url[:1000],
+                "assignment_title": f"{assignment.title} ({assignment.course})"[:300],
+                "platform_user": (
+                    f"{account.sub} of {registration.issuer}, client {registration.client_id}, "
+                    f"deployment {deployment.deployment_id}"
+                )[:600],
+            },
         )
     if failed and tries < MAX_TRIES:
         send_scores.using(run_after=timezone.now() + retry_delay(tries)).enqueue(assignment_id, user_id, tries + 1)
@@ -83,5 +102,8 @@ def sync_roster(course_link_id: int) -> str:
     link = CourseLink.objects.filter(pk=course_link_id).select_related("course", "context__deployment").first()
     if link is None:
         return "gone"
-    result = people.sync_roster(link)
+    try:
+        result = people.sync_roster(link)
+    finally:
+        link.roster_sync_ended()  # the next launch may queue another, ROSTER_SYNC_EVERY from now
     return f"enrolled {len(result.enrolled)}, updated {len(result.updated)}, skipped {len(result.skipped)}"

@@ -3,7 +3,9 @@
 pylti1p3 keeps OIDC nonces and validated launches in a launch-data storage; here it is the
 database (``LaunchValue``), which every web process shares, and a nonce is taken (deleted)
 when a launch uses it, so that no id_token is accepted twice. Every request to a platform
-goes through ``PlatformHttp``: a timeout, and a cap on the bytes read back.
+goes through ``PlatformHttp``: a timeout, a cap on the bytes read back, no redirects followed,
+and, for its services (rosters, scores), only the registration's own hosts (``service_hosts``):
+a launch names the service URLs, and the tool calls them with the platform's bearer token.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -30,7 +33,7 @@ from pylti1p3.lineitem import LineItem
 from pylti1p3.service_connector import ServiceConnector
 
 from webapp.lti.claims import NRPS_SCOPE, SCORE_SCOPE, LaunchRefused, service_url
-from webapp.lti.models import LaunchValue
+from webapp.lti.models import LaunchValue, PlatformPolicy, host_key
 
 logger = logging.getLogger("webapp.lti")
 
@@ -42,15 +45,29 @@ LAUNCH_LIFETIME_S = 60 * 60  # a deep-linking launch waits this long for the ins
 
 
 class PlatformHttp(requests.Session):
-    """Requests to a platform: http(s) only, a timeout, and at most MAX_RESPONSE_BYTES read."""
+    """Requests to a platform: http(s) only, on ``hosts`` where given, a timeout, no redirects
+    followed (a hop could lead anywhere), and at most MAX_RESPONSE_BYTES read."""
+
+    def __init__(self, hosts: frozenset[str] | None = None) -> None:
+        super().__init__()
+        self.hosts = hosts
 
     def request(self, method: Any, url: Any, *args: Any, **kwargs: Any) -> requests.Response:
         if urlsplit(str(url)).scheme not in ("https", "http"):
             raise requests.exceptions.InvalidURL(f"not an http(s) URL: {str(url)[:100]!r}")
+        if self.hosts is not None and host_key(str(url)) not in self.hosts:
+            raise requests.exceptions.InvalidURL(
+                f"not on the platform's own hosts (its registration's, or its policy's): {str(url)[:100]!r}"
+            )
         kwargs.setdefault("timeout", settings.LTI_HTTP_TIMEOUT_S)
         kwargs["stream"] = True
+        kwargs["allow_redirects"] = False
         response = super().request(method, url, *args, **kwargs)
         try:
+            if response.is_redirect:
+                raise requests.exceptions.InvalidURL(
+                    f"the platform answered {str(url)[:100]!r} with a redirect, which the tool does not follow"
+                )
             body = response.raw.read(MAX_RESPONSE_BYTES + 1, decode_content=True)
         finally:
             response.close()
@@ -62,10 +79,27 @@ class PlatformHttp(requests.Session):
         return response
 
 
-def platform_http() -> PlatformHttp:
-    session = PlatformHttp()
+def platform_http(hosts: frozenset[str] | None = None) -> PlatformHttp:
+    session = PlatformHttp(hosts)
     session.headers["User-Agent"] = "jaxjudge-lti"
     return session
+
+
+def service_hosts(registration: LtiRegistration) -> frozenset[str]:
+    """The hosts a registration's services may be on: those of its issuer, auth, token and key
+    set URLs (which the site's administrator entered), and those its policy lists."""
+    urls = (registration.issuer, registration.auth_url, registration.token_url, registration.keyset_url)
+    hosts = {host_key(url) for url in urls} - {""}
+    policy = PlatformPolicy.objects.filter(registration=registration).first()
+    if policy is not None:
+        hosts.update(policy.listed_hosts())
+    return frozenset(hosts)
+
+
+def registration_of(launch: DjangoMessageLaunch) -> LtiRegistration:
+    """The registration a validated (or restored) launch came through: its issuer and client id
+    (unique together), as pylti1p3 matched them."""
+    return LtiRegistration.objects.get(issuer=launch.get_iss(), client_id=launch.get_client_id())
 
 
 class DatabaseLaunchStorage(LaunchDataStorage[Any]):
@@ -236,17 +270,18 @@ def deep_link_response_jwt(
 
 def service_connector(registration: LtiRegistration) -> ServiceConnector:
     ensure_tool_key()
-    return ServiceConnector(registration.to_registration(), platform_http())
+    return ServiceConnector(registration.to_registration(), platform_http(service_hosts(registration)))
 
 
-def roster_members(registration: LtiRegistration, memberships_url: str) -> list[dict[str, Any]]:
-    """Every member of a platform's course, from its Names and Roles service, page by page
-    (at most MAX_ROSTER_PAGES pages: a platform's next-page links could go on forever).
+def roster_pages(registration: LtiRegistration, memberships_url: str) -> Iterator[list[dict[str, Any]]]:
+    """The members of a platform's course, from its Names and Roles service, one page at a
+    time (at most MAX_ROSTER_PAGES pages: a platform's next-page links could go on forever);
+    the next page is asked for only when the caller is done with this one.
 
     The next page's URL is read from the Link header here: pylti1p3 lowercases it, which
     breaks case-sensitive paths such as Moodle's ``/CourseSection/``."""
     connector = service_connector(registration)
-    members: list[dict[str, Any]] = []
+    hosts = service_hosts(registration)
     url = memberships_url
     for _ in range(MAX_ROSTER_PAGES):
         answer = connector.make_service_request(
@@ -259,19 +294,24 @@ def roster_members(registration: LtiRegistration, memberships_url: str) -> list[
         page = body.get("members") if isinstance(body, dict) else None
         if not isinstance(page, list):
             raise ValueError("the platform's roster is not a list of members")
-        members.extend(member for member in page if isinstance(member, dict))
-        url = next_page_url(str(answer["headers"].get("Link", "")))
+        yield [member for member in page if isinstance(member, dict)]
+        link_header = str(answer["headers"].get("Link", ""))
+        url = next_page_url(link_header, hosts)
         if not url:
-            return members
+            if next_page_url(link_header, None):
+                raise ValueError("the roster's next page is not on the platform's own hosts")
+            return
     raise ValueError(f"the platform's roster has more than {MAX_ROSTER_PAGES} pages")
 
 
-def next_page_url(link_header: str) -> str:
-    """The ``rel="next"`` URL of an HTTP Link header, as it is written (http(s) only), or ""."""
+def next_page_url(link_header: str, hosts: frozenset[str] | None) -> str:
+    """The ``rel="next"`` URL of an HTTP Link header, as it is written (http(s) only, on
+    ``hosts`` unless None), or ""."""
     for part in link_header.split(","):
         found = re.fullmatch(r'\s*<([^>]*)>\s*;\s*rel="?next"?\s*', part, re.IGNORECASE)
         if found:
-            return service_url(found.group(1))
+            url = found.group(1)
+            return service_url(url, hosts if hosts is not None else frozenset({host_key(url)}))
     return ""
 
 

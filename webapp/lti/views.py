@@ -65,8 +65,10 @@ def launch(request: HttpRequest) -> HttpResponse:
     except LaunchRefused as refusal:
         return refused(request, refusal)
     auth.login(request, arrival.account, backend="django.contrib.auth.backends.ModelBackend")
-    if arrival.role == Membership.Role.INSTRUCTOR and arrival.link.context.memberships_url:
-        tasks.sync_roster.enqueue(arrival.link.pk)
+    # An instructor's launch brings the roster up to date: one sync at a time, every few minutes at most.
+    link = arrival.link
+    if arrival.role == Membership.Role.INSTRUCTOR and link.context.memberships_url and link.claim_roster_sync():
+        tasks.sync_roster.enqueue(link.pk)
     course = arrival.link.course
     if arrival.deep_linking:
         request.session[DEEP_LINK_SESSION_KEY] = {
@@ -116,11 +118,17 @@ def deep_link(request: SignedInRequest) -> HttpResponse:
         )
     try:
         message_launch = tool.restored_launch(request, str(pending.get("launch_id", "")))
-        claims = LaunchClaims.read(tool.launch_data(message_launch), message_launch.get_client_id())
+        registration = tool.registration_of(message_launch)
+        claims = LaunchClaims.read(
+            tool.launch_data(message_launch), registration.client_id, hosts=tool.service_hosts(registration)
+        )
     except LaunchRefused as refusal:
         return refused(request, refusal)
     if not claims.deep_link_return_url:
-        return refused(request, LaunchRefused("The platform gave no http(s) address to return the link to."))
+        return refused(
+            request,
+            LaunchRefused("The platform gave no http(s) address on its own hosts to return the link to."),
+        )
     jwt = tool.deep_link_response_jwt(
         message_launch,
         url=request.build_absolute_uri(reverse("lti:launch")),

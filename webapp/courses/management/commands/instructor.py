@@ -7,11 +7,11 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from webapp.courses.instructors import GROUP_NAME, make_instructor
+from webapp.courses.instructors import CREATORS_GROUP_NAME, GROUP_NAME, make_instructor
 
 
 class Command(BaseCommand):
-    help = "Make an account an instructor: into the admin, for the courses it creates or teaches."
+    help = "Make an account an instructor: into the admin, to create courses and run those it teaches."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
@@ -21,4 +21,7 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"no account {username!r}: it signs up on the site first")
         make_instructor(user)
-        self.stdout.write(f"{username} is in {GROUP_NAME!r}: they create courses at /admin/courses/course/add/")
+        self.stdout.write(
+            f"{username} is in {GROUP_NAME!r} and {CREATORS_GROUP_NAME!r}: "
+            "they create courses at /admin/courses/course/add/"
+        )
