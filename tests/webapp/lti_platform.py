@@ -9,6 +9,10 @@ token's scope; it checks a deep-linking response's signature the same way. What 
 is kept for the tests' assertions.
 
 A test drives it with a ``requests.Session`` as the browser: ``platform.launch(browser, person)``.
+
+``InternalService`` stands for an address inside the site's network that a hostile platform
+would have the tool call (SSRF): a second server, on another loopback address, that records
+whoever reached it.
 """
 
 from __future__ import annotations
@@ -86,6 +90,9 @@ class Platform:
     tokens: dict[str, set[str]] = field(default_factory=dict)  # bearer token -> scopes granted
     seen_assertions: set[str] = field(default_factory=set)
     server: ThreadingHTTPServer | None = None
+    # Another registration of the same issuer (Canvas Cloud: every school's developer key) has
+    # its own client id; another deployment of one registration, its own deployment id.
+    other_client_id: str = ""
 
     # Where the platform's pieces are, once it is serving.
     @property
@@ -101,6 +108,8 @@ class Platform:
 
     @property
     def client_id(self) -> str:
+        if self.other_client_id:
+            return self.other_client_id
         return "10000000000042" if self.flavour == "canvas" else "jY3kP9aQ2mW7zL1"
 
     @property
@@ -492,3 +501,58 @@ def form_of(page: str, form_id: str = "") -> tuple[str, dict[str, str]]:
     assert found is not None, page[:500]
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', found.group(2)))
     return html.unescape(found.group(1)), {name: html.unescape(value) for name, value in fields.items()}
+
+
+@dataclass
+class InternalService:
+    """An HTTP server on 127.0.0.2 (loopback, another host than the platform's 127.0.0.1) that
+    answers every request with ``answer`` and records its method, path and Authorization header."""
+
+    answer: tuple[int, dict[str, str], bytes] = (200, {"Content-Type": "application/json"}, b'{"members": []}')
+    requests: list[dict[str, str]] = field(default_factory=list)
+    server: ThreadingHTTPServer | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self.server is not None
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def host(self) -> str:
+        return self.base_url.removeprefix("http://")
+
+    @contextmanager
+    def serving(self) -> Iterator[InternalService]:
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def record(self) -> None:
+                seen = {
+                    "method": self.command,
+                    "path": self.path,
+                    "authorization": self.headers.get("Authorization", ""),
+                }
+                service.requests.append(seen)
+                status, headers, payload = service.answer
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = record
+
+        self.server = ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self.server.shutdown()
+            self.server.server_close()
+            thread.join(timeout=5)

@@ -4,6 +4,8 @@ launches that must be refused."""
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -20,10 +22,21 @@ from jwcrypto.jwk import JWK
 from lti_tool.models import LtiDeployment
 
 from grader.problem import load_problem
-from tests.webapp.lti_platform import INSTRUCTOR, LEARNER, MENTOR, TEACHING_ASSISTANT, Person, Platform, form_of
+from tests.webapp.lti_platform import (
+    INSTRUCTOR,
+    LEARNER,
+    MENTOR,
+    TEACHING_ASSISTANT,
+    InternalService,
+    Person,
+    Platform,
+    form_of,
+)
 from webapp.catalog.models import Problem
+from webapp.courses.instructors import CREATORS_GROUP_NAME
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override
-from webapp.lti.models import AssignmentLink, CourseLink, PlatformAccount, ScorePublication
+from webapp.lti import people
+from webapp.lti.models import AssignmentLink, CourseLink, PlatformAccount, PlatformPolicy, ScorePublication
 from webapp.submissions.models import Submission
 from webapp.submissions.signals import graded
 
@@ -47,6 +60,12 @@ def canvas(live_server: Any) -> Iterator[Platform]:
     with Platform("canvas", live_server.url).serving() as platform:
         platform.register()
         yield platform
+
+
+@pytest.fixture
+def internal() -> Iterator[InternalService]:
+    with InternalService().serving() as service:
+        yield service
 
 
 def browser() -> requests.Session:
@@ -120,8 +139,14 @@ def test_an_instructor_s_first_launch_makes_the_course_and_signs_them_in_as_its_
     alice = signed_in(session)
     assert alice is not None and link.course.is_instructor(alice)
     # Keyed on the registration, deployment and sub, named from neither the name nor the email.
-    key = {"deployment__registration__issuer": platform.issuer, "deployment__registration__client_id": platform.client_id}
-    assert PlatformAccount.objects.get(**key, deployment__deployment_id=platform.deployment_id, sub=ALICE.sub).user == alice
+    key = {
+        "deployment__registration__issuer": platform.issuer,
+        "deployment__registration__client_id": platform.client_id,
+    }
+    assert (
+        PlatformAccount.objects.get(**key, deployment__deployment_id=platform.deployment_id, sub=ALICE.sub).user
+        == alice
+    )
     assert alice.username.startswith("lti-") and "alice" not in alice.username.lower()
     assert (alice.first_name, alice.last_name, alice.email) == ("Alice", "Teacher", "alice@example.edu")
     assert not alice.has_usable_password()
@@ -522,3 +547,328 @@ def test_a_real_grading_sends_the_score_to_the_platform(canvas, sandboxes):
     run_lti_tasks()
 
     assert [sent["score"]["scoreGiven"] for sent in canvas.scores] == [10.0]
+
+
+# An LTI role counts in the linked course only (issue 35, attack 3)
+
+
+def as_(person: Person, roles: list[str]) -> Person:
+    return Person(person.sub, person.given_name, person.family_name, person.email, roles)
+
+
+def test_an_lms_instructor_teaches_the_linked_course_only_and_a_later_learner_launch_takes_it_back(canvas):
+    course = linked_course(canvas)
+    session = browser()
+    assert canvas.launch(session, ALICE).status_code == 302
+    alice = signed_in(session)
+    assert alice is not None and alice.is_staff
+    admin = f"{canvas.tool_url}/admin"
+    assert session.get(f"{admin}/courses/assignment/add/?course={course.pk}").status_code == 200
+    # Teaching this course is not creating courses on the site (the registration's policy is off).
+    assert session.get(f"{admin}/courses/course/add/").status_code == 403
+    assert not alice.groups.filter(name=CREATORS_GROUP_NAME).exists()
+
+    # The platform says she is a learner now: nothing of the admin is left to her.
+    assert canvas.launch(browser(), as_(ALICE, LEARNER)).status_code == 302
+
+    alice.refresh_from_db()
+    assert course.membership_of(alice).role == Membership.Role.STUDENT  # type: ignore[union-attr]
+    assert not alice.is_staff and not alice.groups.exists()
+    assert session.get(f"{admin}/courses/assignment/add/", allow_redirects=False).status_code == 302  # to login
+
+
+def test_a_registration_s_policy_lets_its_instructors_create_courses_until_a_roster_says_otherwise(canvas):
+    registration = LtiDeployment.objects.get(deployment_id=canvas.deployment_id).registration
+    PlatformPolicy.objects.create(registration=registration, instructors_may_create_courses=True)
+    linked_course(canvas)
+    session = browser()
+    assert canvas.launch(session, ALICE).status_code == 302
+    assert session.get(f"{canvas.tool_url}/admin/courses/course/add/").status_code == 200
+    run_lti_tasks()  # the sync the launches queued, on an empty roster
+
+    # The roster now lists her as a TA: the teaching group, staff and course creation go.
+    canvas.roster = [roster_member(as_(ALICE, TEACHING_ASSISTANT))]
+    call_command("lti_sync_roster", CourseLink.objects.get().course.slug, stdout=io.StringIO())
+
+    alice = signed_in(session)
+    assert alice is None or not alice.is_staff  # the session may be over; the account is what counts
+    account = PlatformAccount.objects.get(sub=ALICE.sub).user
+    assert not account.is_staff and not account.groups.exists()
+    assert session.get(f"{canvas.tool_url}/admin/courses/course/add/", allow_redirects=False).status_code == 302
+
+
+def test_an_instructor_made_by_hand_keeps_the_admin_after_a_learner_launch(canvas):
+    linked_course(canvas)
+    alice = PlatformAccount.objects.get(sub=ALICE.sub).user
+    call_command("instructor", alice.username, stdout=io.StringIO())
+
+    assert canvas.launch(browser(), as_(ALICE, LEARNER)).status_code == 302
+
+    alice.refresh_from_db()
+    assert alice.is_staff and alice.groups.filter(name=CREATORS_GROUP_NAME).exists()
+
+
+# Accounts per registration and deployment (attack 4)
+
+
+def test_another_registration_of_the_same_issuer_is_another_person_and_renames_no_one(canvas, live_server):
+    linked_course(canvas)
+    alice = PlatformAccount.objects.get(sub=ALICE.sub).user
+    # Another school on Canvas Cloud: the same issuer, its own developer key, the same sub.
+    mallory = Person(ALICE.sub, "Mallory", "Mallet", "mallory@example.net", INSTRUCTOR)
+    with Platform("canvas", live_server.url, other_client_id="20000000000077").serving() as other:
+        other.register()
+        assert other.issuer == canvas.issuer
+        session = browser()
+        assert other.launch(session, mallory).status_code == 302
+
+    them = signed_in(session)
+    assert them is not None and them != alice
+    alice.refresh_from_db()
+    assert (alice.first_name, alice.email) == ("Alice", "alice@example.edu")
+    assert (them.first_name, them.email) == ("Mallory", "mallory@example.net")
+    assert them.username != alice.username
+    # Each is in their own course only.
+    theirs = CourseLink.objects.get(context__deployment__registration__client_id="20000000000077")
+    hers = CourseLink.objects.get(context__deployment__registration__client_id=canvas.client_id)
+    assert theirs.course != hers.course and not hers.course.membership_of(them)
+
+
+def test_another_deployment_of_the_same_registration_is_another_person(canvas):
+    linked_course(canvas)
+    alice = PlatformAccount.objects.get(sub=ALICE.sub).user
+    registration = LtiDeployment.objects.get(deployment_id=canvas.deployment_id).registration
+    LtiDeployment.objects.create(registration=registration, deployment_id="77:another-school", is_active=True)
+    session = browser()
+
+    answer = canvas.launch(
+        session, as_(ALICE, LEARNER), tamper=lambda claims: claims.update({claims_key(): "77:another-school"})
+    )
+
+    assert answer.status_code == 404  # that deployment's course is not set up: she is nobody there yet
+    assert PlatformAccount.objects.filter(sub=ALICE.sub).count() == 1
+    assert signed_in(session) is None
+    mallory = Person(ALICE.sub, "Mallory", "Mallet", "mallory@example.net", INSTRUCTOR)
+    assert (
+        canvas.launch(session, mallory, tamper=lambda c: c.update({claims_key(): "77:another-school"})).status_code
+        == 302
+    )
+    them = signed_in(session)
+    assert them is not None and them != alice
+    alice.refresh_from_db()
+    assert alice.first_name == "Alice" and course_of(alice).is_instructor(alice)
+
+
+def course_of(user: User) -> Course:
+    return Course.objects.get(memberships__user=user)
+
+
+# Scores only for the course's own students (attack 5)
+
+
+CONTEXT = "https://purl.imsglobal.org/spec/lti/claim/context"
+AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+
+
+def in_another_course(claims: dict[str, Any]) -> None:
+    claims[CONTEXT] = {"id": "another-course", "title": "Another course"}
+    claims[AGS]["lineitem"] = (
+        claims[AGS]["lineitem"].replace("/line_items/1", "/line_items/2").replace("/lineitems/1/", "/lineitems/2/")
+    )
+
+
+def test_a_score_goes_only_to_the_course_the_student_is_in(platform):
+    _, student = launched_student(platform)
+    # Another course on the same platform, with an assignment of the same problem.
+    assert platform.launch(browser(), ALICE, tamper=in_another_course).status_code == 302
+    other = CourseLink.objects.get(context__id_on_platform="another-course").course
+    now = timezone.now()
+    theirs = Assignment.objects.create(
+        course=other, slug="theirs", title="Theirs", release_at=now - timedelta(days=1), due_at=now + timedelta(days=1)
+    )
+    AssignmentProblem.objects.create(assignment=theirs, problem=Problem.objects.get(slug="aot_compiled_sum"), points=7)
+    answer = platform.launch(browser(), ALICE, tamper=in_another_course, custom={"jaxjudge_assignment": "theirs"})
+    assert answer.status_code == 302
+    assert AssignmentLink.objects.get(assignment=theirs).line_item_url == platform.line_item_url(2)
+    run_lti_tasks()
+
+    graded.send(sender=Submission, submission=hand_in(student, "aot_compiled_sum", 1.0))
+    run_lti_tasks()
+    # Queued by hand too: the task itself sends nothing for a course they are not a student of.
+    from webapp.lti.tasks import send_scores
+
+    send_scores.enqueue(theirs.pk, student.pk)
+    run_lti_tasks()
+
+    sent_to = {sent["line_item"] for sent in platform.scores}
+    assert sent_to == {platform.line_item_url(1).split("?")[0].removeprefix(platform.base_url)}
+    assert not ScorePublication.objects.filter(assignment_link__assignment=theirs).exists()
+
+
+# One roster sync at a time, page by page (attack 8)
+
+
+def test_instructor_launches_queue_one_roster_sync_at_a_time_and_not_every_launch(canvas):
+    linked_course(canvas)
+    for _ in range(9):
+        assert canvas.launch(browser(), ALICE).status_code == 302
+    syncs = DBTaskResult.objects.filter(task_path="webapp.lti.tasks.sync_roster")
+    assert syncs.count() == 1  # ten launches, one sync
+
+    assert [result.status for result in run_lti_tasks()] == ["SUCCESSFUL"]
+    assert canvas.launch(browser(), ALICE).status_code == 302
+    assert syncs.count() == 1  # it just ran: not again for a few minutes
+
+    CourseLink.objects.update(roster_synced_at=timezone.now() - CourseLink.ROSTER_SYNC_EVERY)
+    assert canvas.launch(browser(), ALICE).status_code == 302
+    assert syncs.count() == 2
+
+
+def test_a_roster_is_enrolled_a_page_at_a_time(canvas):
+    course = linked_course(canvas)
+    people_on_roster = [
+        Person(f"0000000{number}-aaaa-4bbb-8ccc-dddddddddddd", f"P{number}", "Learner", "", LEARNER)
+        for number in range(5)
+    ]
+    canvas.roster = [roster_member(person) for person in people_on_roster]  # three pages of two
+    serve_page = canvas.serve_roster
+
+    def second_page_fails(request: Any, query: dict[str, list[str]], **rest: Any) -> Any:
+        if query.get("page", ["0"])[0] != "0":
+            return 500, {"Content-Type": "text/plain"}, b"down"
+        return serve_page(request=request, query=query, **rest)
+
+    canvas.serve_roster = second_page_fails
+
+    (result,) = run_lti_tasks()
+
+    assert result.status == "FAILED"
+    # The first page was enrolled before the second was asked for.
+    enrolled = set(course.memberships.filter(role="student").values_list("user__platform_account__sub", flat=True))
+    assert enrolled == {people_on_roster[0].sub, people_on_roster[1].sub}
+    # A failed sync holds up no later one.
+    assert CourseLink.objects.get().roster_sync_queued_at is None
+
+
+# Service URLs on the platform's own hosts (attack 9)
+
+
+def test_service_urls_of_a_launch_off_the_platform_s_hosts_are_never_called(canvas, internal):
+    def elsewhere(claims: dict[str, Any]) -> None:
+        claims[NRPS]["context_memberships_url"] = f"{internal.base_url}/admin/api/members"
+        claims[AGS]["lineitem"] = f"{internal.base_url}/line_items/1"
+        claims[AGS]["lineitems"] = f"{internal.base_url}/line_items"
+
+    assert canvas.launch(browser(), ALICE, tamper=elsewhere).status_code == 302
+    course = CourseLink.objects.get().course
+    assignment = Assignment.objects.create(
+        course=course, slug="w", title="W", release_at=timezone.now(), due_at=timezone.now() + timedelta(days=1)
+    )
+    Problem.install(load_problem("aot_compiled_sum"))
+    AssignmentProblem.objects.create(assignment=assignment, problem=Problem.objects.get(slug="aot_compiled_sum"))
+    session = browser()
+    assert canvas.launch(session, SAM, tamper=elsewhere, custom={"jaxjudge_assignment": "w"}).status_code == 302
+    student = signed_in(session)
+    assert student is not None
+
+    run_lti_tasks()
+    graded.send(sender=Submission, submission=hand_in(student, "aot_compiled_sum", 1.0))
+    run_lti_tasks()
+
+    assert internal.requests == []
+    context = CourseLink.objects.get().context
+    assert (context.memberships_url, context.lineitems_url) == ("", "")
+    assert AssignmentLink.objects.get().line_item_url == ""
+
+
+@pytest.mark.parametrize("how", ["next-page", "redirect"])
+def test_a_roster_page_that_leads_off_the_platform_s_hosts_is_not_followed(canvas, internal, how):
+    linked_course(canvas)
+    target = f"{internal.base_url}/internal/secrets"
+
+    def leading_elsewhere(request: Any, **_: Any) -> Any:
+        canvas.check_bearer(request, "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly")
+        if how == "redirect":
+            return 302, {"Location": target}, b""
+        headers = {"Content-Type": "application/json", "Link": f'<{target}>; rel="next"'}
+        return 200, headers, json.dumps({"members": [roster_member(SAM)]}).encode()
+
+    canvas.serve_roster = leading_elsewhere
+
+    (result,) = run_lti_tasks()
+
+    assert result.status == "FAILED"
+    assert internal.requests == []
+
+
+def test_the_registration_s_policy_lists_more_service_hosts(canvas, internal):
+    registration = LtiDeployment.objects.get(deployment_id=canvas.deployment_id).registration
+    PlatformPolicy.objects.create(registration=registration, service_hosts=f"  {internal.host}\n")
+
+    def school_host(claims: dict[str, Any]) -> None:
+        claims[NRPS]["context_memberships_url"] = f"{internal.base_url}/api/lti/courses/101/names_and_roles"
+
+    assert canvas.launch(browser(), ALICE, tamper=school_host).status_code == 302
+    (result,) = run_lti_tasks()
+
+    assert result.status == "SUCCESSFUL", result.traceback
+    assert [seen["path"] for seen in internal.requests] == ["/api/lti/courses/101/names_and_roles"]
+    assert internal.requests[0]["authorization"].startswith("Bearer ")
+
+
+def test_a_deep_link_return_url_off_the_platform_s_hosts_is_refused(canvas, internal):
+    linked_course(canvas)
+    session = browser()
+
+    def elsewhere(claims: dict[str, Any]) -> None:
+        settings = claims["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]
+        settings["deep_link_return_url"] = f"{internal.base_url}/return"
+
+    assert canvas.launch(session, ALICE, message_type="LtiDeepLinkingRequest", tamper=elsewhere).status_code == 302
+    answer = session.post(
+        f"{canvas.tool_url}/lti/deep-link/",
+        data={"assignment": ASSIGNMENT_SLUG, "csrfmiddlewaretoken": session.cookies["csrftoken"]},
+        headers={"Referer": f"{canvas.tool_url}/lti/deep-link/"},
+    )
+
+    assert answer.status_code == 400 and "on its own hosts" in answer.text
+    assert internal.base_url not in answer.text
+
+
+# Launches are rate-limited (item 6)
+
+
+def test_too_many_launches_a_minute_are_refused_with_a_clear_page(canvas, monkeypatch):
+    monkeypatch.setattr(people, "MAX_LAUNCHES_PER_MINUTE", 3)
+    linked_course(canvas)  # the first launch
+    for _ in range(2):
+        assert canvas.launch(browser(), ALICE).status_code == 302
+    session = browser()
+
+    answer = canvas.launch(session, ALICE)
+
+    refused(answer, session, 429, "Too many launches")
+    # Another person is not held up, and a minute later she is let in again.
+    assert canvas.launch(browser(), SAM).status_code == 302
+    PlatformAccount.objects.filter(sub=ALICE.sub).update(launch_window_at=timezone.now() - timedelta(minutes=1))
+    assert canvas.launch(browser(), ALICE).status_code == 302
+
+
+# Records that last (item 5)
+
+
+def test_a_score_record_outlives_the_assignment_and_the_registration_it_was_sent_through(canvas):
+    course, student = launched_student(canvas)
+    graded.send(sender=Submission, submission=hand_in(student, "aot_compiled_sum", 1.0))
+    run_lti_tasks()
+
+    course.assignments.get().delete()
+    LtiDeployment.objects.get(deployment_id=canvas.deployment_id).registration.delete()
+
+    publication = ScorePublication.objects.get()
+    assert publication.assignment_link is None and publication.platform_account is None
+    assert (publication.score_given, publication.status) == (10.0, ScorePublication.Status.SENT)
+    assert publication.line_item_url == canvas.line_item_url(1)
+    assert publication.assignment_title.startswith("Week 1: tracing")
+    assert publication.platform_user.startswith(SAM.sub) and canvas.client_id in publication.platform_user

@@ -17,7 +17,7 @@ from webapp.courses.models import Assignment, Course, Membership
 from webapp.lti import tool
 from webapp.lti.claims import SCORE_SCOPE, LaunchClaims, LaunchRefused
 from webapp.lti.models import AssignmentLink, CourseLink
-from webapp.lti.people import account_for, count_launch, place_in_course, settle_admin_access
+from webapp.lti.people import account_for, count_launch, first_launch, place_in_course, settle_admin_access
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
                 )
             link = CourseLink.objects.create(context=context, course=new_course(claims.context_title))
         platform_account, account = account_for(deployment, claims.person)
+        first_launch(platform_account)
         place_in_course(link.course, account, role)
         # An instructor adds the course's assignments in the admin; another role takes that back.
         settle_admin_access(platform_account, instructor_launch=role == Membership.Role.INSTRUCTOR)

@@ -90,7 +90,7 @@ def new_account(deployment: LtiDeployment, sub: str) -> User:
 def count_launch(deployment: LtiDeployment, sub: str) -> None:
     """One more launch of this platform account this minute; ``LaunchRefused`` (429) past
     MAX_LAUNCHES_PER_MINUTE. Counted by conditional updates, so two launches at once never
-    both take the last one."""
+    both take the last one. A first launch (no account yet) is counted by ``first_launch``."""
     now = timezone.now()
     window_start = now - timedelta(minutes=1)
     mine = PlatformAccount.objects.filter(deployment=deployment, sub=sub)
@@ -101,10 +101,17 @@ def count_launch(deployment: LtiDeployment, sub: str) -> None:
     if new_window.update(launch_window_at=now, launches_in_window=1):
         return
     if not mine.exists():
-        return  # a first launch: there is nothing to count yet
+        return  # a first launch: counted once its account is made
     raise LaunchRefused(
         f"Too many launches: at most {MAX_LAUNCHES_PER_MINUTE} a minute. Wait a minute, then open the link again.",
         429,
+    )
+
+
+def first_launch(platform_account: PlatformAccount) -> None:
+    """Count the launch that made the account (``count_launch`` found none to count)."""
+    PlatformAccount.objects.filter(pk=platform_account.pk, launch_window_at=None).update(
+        launch_window_at=timezone.now(), launches_in_window=1
     )
 
 
