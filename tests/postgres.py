@@ -30,6 +30,8 @@ QUEUE_TESTS = [
     "tests/webapp/test_scale.py",
     "tests/webapp/test_health.py",
     "tests/webapp/test_courses.py",
+    # Rosters: consent, and a big roster invited in batches while another student saves drafts.
+    "tests/webapp/test_enrolment.py",
     # The course's journeys (the section on running a course); its page-fit check is the same on both.
     "tests/webapp/test_course_journey.py::test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution",
     "tests/webapp/test_course_journey.py::test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform",

@@ -15,6 +15,12 @@
   (no process cap; memory capped by an address-space limit only). Off: such a worker refuses to start.
 - ``JAXJUDGE_STALLED_AFTER_S``: a grading whose worker has been silent this long is given to
   another worker.
+- Email (a roster's invitations and activation links): ``JAXJUDGE_EMAIL_HOST`` set sends by
+  SMTP, with ``JAXJUDGE_EMAIL_PORT`` (587), ``JAXJUDGE_EMAIL_USER``, ``JAXJUDGE_EMAIL_PASSWORD``
+  (or ``_FILE``), ``JAXJUDGE_EMAIL_TLS`` (STARTTLS, on) or ``JAXJUDGE_EMAIL_SSL`` (off) and
+  ``JAXJUDGE_EMAIL_TIMEOUT_S`` (10). Without a host, ``JAXJUDGE_EMAIL_FILE_PATH`` writes each
+  email to a file in that folder; without either (``make run``'s default) they are printed on
+  the console, by the worker that sends them. ``JAXJUDGE_EMAIL_FROM``: the sender address.
 """
 
 from __future__ import annotations
@@ -208,6 +214,27 @@ MAX_PENDING = env_int("JAXJUDGE_MAX_PENDING", 2)
 STALLED_AFTER_S = env_int("JAXJUDGE_STALLED_AFTER_S", 30)
 ALLOW_UNENFORCED_LIMITS = env_bool("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Email: SMTP where a host is given (compose), else a folder of files, else the console.
+EMAIL_HOST = os.environ.get("JAXJUDGE_EMAIL_HOST", "")
+EMAIL_FILE_PATH = os.environ.get("JAXJUDGE_EMAIL_FILE_PATH", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("JAXJUDGE_EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("JAXJUDGE_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = env_secret("JAXJUDGE_EMAIL_PASSWORD") or ""
+    EMAIL_USE_TLS = env_bool("JAXJUDGE_EMAIL_TLS", True)
+    EMAIL_USE_SSL = env_bool("JAXJUDGE_EMAIL_SSL", False)
+    if EMAIL_USE_TLS and EMAIL_USE_SSL:
+        raise ImproperlyConfigured(
+            "JAXJUDGE_EMAIL_TLS and JAXJUDGE_EMAIL_SSL: choose one (STARTTLS or TLS from the start)"
+        )
+    EMAIL_TIMEOUT = env_int("JAXJUDGE_EMAIL_TIMEOUT_S", 10)
+elif EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("JAXJUDGE_EMAIL_FROM", "jaxjudge <noreply@localhost>")
 
 # LTI 1.3 (webapp/lti): how long the tool waits on a platform's keys, token, roster and grade
 # endpoints, so that a slow platform holds up neither a launch nor a worker for long.

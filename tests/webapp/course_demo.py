@@ -76,9 +76,9 @@ def make() -> None:
     for number, name in enumerate(STUDENTS):
         student = account(name)
         Membership.objects.create(course=course, user=student, section="Monday" if number % 2 else "Thursday")
+        students.append(student)
     # Members since before the term: their hand-ins below are the course's to read.
     course.memberships.update(joined_at=now - timedelta(days=30))
-        students.append(student)
     week = Assignment.objects.create(
         course=course,
         slug="week-1",

@@ -20,12 +20,15 @@ from webapp.courses.models import (
     AssignmentProblem,
     Course,
     Extension,
+    Invitation,
     Membership,
     Override,
     Regrade,
     RosterError,
+    RosterUpload,
     read_roster,
 )
+from webapp.courses.tasks import enrol_roster
 from webapp.submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
@@ -291,24 +294,29 @@ def test_students_get_no_gradebook_and_no_one_else_s_standing(client, assignment
 # -- rosters ------------------------------------------------------------------------------------
 
 
-ROSTER = "\ufeffUsername,Email,Name,Section\nada,ada@example.org,Ada Lovelace,A\n\nbob,,Bob,B\n"
+ROSTER = "\ufeffUsername,Email,Name,Section\nada,ada@example.org,Ada Lovelace,A\n\nbob,bob@example.org,Bob,B\n"
 
 
 def test_a_roster_is_read_with_its_header_in_any_order_and_case():
-    rows = read_roster("section,USERNAME\nB,bob\n")
-    assert [(r.line, r.username, r.email, r.section) for r in rows] == [(2, "bob", "", "B")]
+    rows = read_roster("section,EMAIL,USERNAME\nB,bob@example.org,bob\n")
+    assert [(r.line, r.username, r.email, r.section) for r in rows] == [(2, "bob", "bob@example.org", "B")]
     assert [r.name for r in read_roster(ROSTER)] == ["Ada Lovelace", "Bob"]
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("email,name\nx@example.org,X\n", "line 1: the header must name a username column"),
-        ("username,role\nada,ta\n", "line 1: unknown column 'role'"),
-        ("username\nada\nbad name\n", "line 3: 'bad name' is not a username"),
+        ("email,name\nx@example.org,X\n", "line 1: the header must name a username and an email column"),
+        ("username,email,role\nada,a@example.org,ta\n", "line 1: unknown column 'role'"),
+        ("username,email\nada,a@example.org\nbad name,b@example.org\n", "line 3: 'bad name' is not a username"),
         ("username,email\nada,not-an-address\n", "line 2: 'not-an-address' is not an email address"),
-        ("username\nada\nada\n", "line 3: ada is listed twice"),
-        ("username,section\nada," + "x" * 51 + "\n", "line 2: a name may have 150 characters, a section 50"),
+        ("username,email\nada,a@example.org\nada,b@example.org\n", "line 3: ada is listed twice (first on line 2)"),
+        ("username,email\nada,a@example.org\nbob,A@example.org\n", "line 3: A@example.org is listed twice"),
+        ("username,email\nada,\n", "line 2: ada has no email (the invitation to join is sent there)"),
+        (
+            "username,email,section\nada,a@example.org," + "x" * 51 + "\n",
+            "line 2: a name may have 150 characters, a section 50",
+        ),
     ],
 )
 def test_a_bad_roster_names_its_line_and_what_is_wrong(text, message):
@@ -316,45 +324,58 @@ def test_a_bad_roster_names_its_line_and_what_is_wrong(text, message):
         read_roster(text)
 
 
-def test_enrolling_makes_missing_accounts_moves_sections_and_leaves_staff_alone(course):
+def test_enrolling_invites_every_row_and_enrols_nobody_without_consent(course, mailoutbox):
     ta = enrol(course, "bob", Membership.Role.TA)
     existing = User.objects.create_user("ada", password="a-long-password-1")
-    first = course.enrol(read_roster(ROSTER))
-    assert (first.created, first.enrolled, first.skipped) == ([], ["ada"], ["bob"])
+    first = course.enrol(read_roster(ROSTER), site_url="http://testserver")
+    assert (first.status, first.accounts_made, first.invited, first.listed_before) == ("done", 0, 2, 0)
     assert existing.check_password("a-long-password-1")  # an existing account is left as it was
-    moved = course.enrol(read_roster("username,section\nada,C\ncyd,A\n"))
-    assert (moved.created, moved.enrolled, moved.updated) == (["cyd"], ["cyd"], ["ada"])
+    assert course.membership_of(existing) is None  # until its owner accepts
+    moved = course.enrol(read_roster("username,email,section\nada,ada@example.org,C\ncyd,cyd@example.org,A\n"))
+    assert (moved.accounts_made, moved.invited, moved.listed_before) == (1, 0, 1)
     cyd = User.objects.get(username="cyd")
-    assert not cyd.has_usable_password()
+    assert not cyd.has_usable_password() and cyd.email == "cyd@example.org"
+    assert course.membership_of(cyd) is None  # until its activation link is opened
     assert course.membership_of(ta).role == Membership.Role.TA
-    assert dict(course.memberships.values_list("user__username", "section")) == {"ada": "C", "bob": "", "cyd": "A"}
+    assert dict(course.invitations.values_list("username", "section")) == {"ada": "C", "bob": "B", "cyd": "A"}
+    assert sorted(m.to[0] for m in mailoutbox) == ["ada@example.org", "bob@example.org", "cyd@example.org"]
 
 
-def test_manage_py_enrol_reads_a_file_and_says_what_it_did(course, tmp_path):
+def test_manage_py_enrol_reads_a_file_and_says_what_it_did(course, tmp_path, mailoutbox):
     roster_file = tmp_path / "roster.csv"
     roster_file.write_text(ROSTER, encoding="utf-8")
     out = io.StringIO()
-    call_command("enrol", "jax-101", str(roster_file), stdout=out)
-    assert out.getvalue().startswith("jax-101: 2 enrolled (2 new accounts), 0 moved to another section, 0 already")
-    roster_file.write_text("username\nbad name\n")
+    call_command("enrol", "jax-101", str(roster_file), "--site-url", "https://judge.example.edu", stdout=out)
+    assert out.getvalue().startswith("jax-101: 2 rows: 2 accounts made (each emailed a link to activate it), 0 invited")
+    assert "https://judge.example.edu/courses/join/invited/" in mailoutbox[0].body
+    roster_file.write_text("username,email\nbad name,x@example.org\n")
     with pytest.raises(CommandError, match="line 2: 'bad name' is not a username"):
         call_command("enrol", "jax-101", str(roster_file))
     with pytest.raises(CommandError, match="no course 'nope' \\(courses: jax-101\\)"):
         call_command("enrol", "nope", str(roster_file))
 
 
-def test_the_instructor_uploads_a_roster_and_a_bad_one_enrols_nobody(client, course):
+def test_the_instructor_uploads_a_roster_and_a_bad_one_invites_nobody(client, course, mailoutbox):
     instructor = enrol(course, "grace", Membership.Role.INSTRUCTOR)
     ta = enrol(course, "alan", Membership.Role.TA)
     client.force_login(ta)
     assert client.get("/courses/jax-101/roster/").status_code == 403
     client.force_login(instructor)
-    bad = client.post("/courses/jax-101/roster/", {"roster": SimpleUploadedFile("r.csv", b"username\nada\nada\n")})
+    bad = client.post(
+        "/courses/jax-101/roster/",
+        {"roster": SimpleUploadedFile("r.csv", b"username,email\nada,a@x.org\nada,b@x.org\n")},
+    )
     assert bad.status_code == 400 and "line 3: ada is listed twice" in bad.content.decode()
-    assert not course.memberships.filter(user__username="ada").exists()
+    assert not Invitation.objects.exists() and not RosterUpload.objects.exists()
     good = client.post("/courses/jax-101/roster/", {"roster": SimpleUploadedFile("r.csv", ROSTER.encode())})
-    assert good.status_code == 200 and "2 enrolled (2 new accounts)" in good.content.decode()
-    assert course.memberships.filter(role=Membership.Role.STUDENT).count() == 2
+    upload = RosterUpload.objects.get()
+    assert good.status_code == 302 and good["Location"] == f"/courses/jax-101/roster/#upload-{upload.pk}"
+    assert upload.status == "queued" and not Invitation.objects.exists()  # the courses' worker invites them
+    enrol_roster.call(upload.pk)
+    page = client.get("/courses/jax-101/roster/").content.decode()
+    assert "done: 2 accounts made to be activated" in page and "ada@example.org" in page
+    assert course.memberships.filter(role=Membership.Role.STUDENT).count() == 0  # until they accept
+    assert len(mailoutbox) == 2
 
 
 def test_the_invite_link_lets_a_signed_in_visitor_join_as_a_student(client, course):
@@ -532,6 +553,12 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
     mine = hand_in(ada, "aot_compiled_sum", DUE, 100.0)
     regrade = Regrade.objects.create(course=other_course, scope="Final", submission_ids=[theirs.pk])
     own_regrade = Regrade.objects.create(course=assignment.course, scope="Week 1", submission_ids=[mine.pk])
+    upload = RosterUpload.objects.create(course=other_course, status="failed")
+    own_upload = RosterUpload.objects.create(course=assignment.course, status="failed")
+    invitation = Invitation.objects.create(course=other_course, username="x", email="x@example.org", expires_at=DUE)
+    own_invitation = Invitation.objects.create(
+        course=assignment.course, username="y", email="y@example.org", expires_at=DUE
+    )
     filled = {
         "detail": ["/courses/jax-201/"],
         "gradebook": ["/courses/jax-201/gradebook/", "/courses/jax-101/gradebook/"],
@@ -543,15 +570,29 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
         ],
         "submission": [f"/courses/jax-201/submissions/{theirs.pk}/", f"/courses/jax-101/submissions/{mine.pk}/"],
         "assignment": ["/courses/jax-201/final/"],
+        "roster_upload": [
+            f"/courses/jax-201/roster/uploads/{upload.pk}/",
+            f"/courses/jax-101/roster/uploads/{own_upload.pk}/",
+        ],
+        "roster_upload_resume": [
+            f"/courses/jax-201/roster/uploads/{upload.pk}/resume/",
+            f"/courses/jax-101/roster/uploads/{own_upload.pk}/resume/",
+        ],
+        "invitation_resend": [
+            f"/courses/jax-201/roster/invitations/{invitation.pk}/resend/",
+            f"/courses/jax-101/roster/invitations/{own_invitation.pk}/resend/",
+        ],
     }
     takes_an_id = [p.name for p in urls.urlpatterns if isinstance(p, URLPattern) and p.pattern.converters]
-    assert set(takes_an_id) - {"join"} == set(filled), "a new course view needs its case here"
+    # join and invitation take a secret, not an id: a wrong one is a 404 or a 410 page of its own.
+    assert set(takes_an_id) - {"join", "invitation"} == set(filled), "a new course view needs its case here"
     client.force_login(ada)
     for name, paths in filled.items():
         for path in paths:
             for method in (client.get, client.post):
                 assert method(path).status_code in (403, 404, 405), (name, path, method)
     assert client.get("/courses/join/not-a-code/").status_code == 404
+    assert client.get("/courses/join/invited/not-a-token/").status_code == 410
     # The site's own views of a submission, for another course's student's work: none of it.
     from webapp.submissions import urls as submission_urls
 

@@ -26,9 +26,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
 from django.db import IntegrityError, models, transaction
 from django.db.models import Exists, F, FloatField, Max, OuterRef, Q, Subquery
-from django.db.models.functions import Cast, Coalesce
-
-from django.db.models.functions import Lower
+from django.db.models.functions import Cast, Coalesce, Lower
 from django.utils import timezone
 
 from grader.spreadsheet import spreadsheet_row
@@ -428,7 +426,8 @@ class Assignment(models.Model):
     def scores(self, users: Sequence[User], *, times: bool = True) -> dict[int, list[ProblemScore]]:
         """Each problem's points for each of ``users``, by user id: the best of their graded
         Submits handed in from the release on, each worth its score times its credit under the
-        late policy, against their own due time. Four queries, however many users.
+        late policy, against their own due time (and from the day they joined the course). Four
+        queries, however many users.
 
         ``times=False`` (the gradebook, which reads thousands): an on-time hand-in is read back
         as its problem's best fraction alone (``submission_id`` and ``handed_in`` are None)."""
@@ -436,6 +435,9 @@ class Assignment(models.Model):
         item_of_problem = {item.problem_id: item for item in items}
         extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
         due_of = {user.pk: max(self.due_at, extended.get(user.pk, self.due_at)) for user in users}
+        # From the release and from the day the student joined: practice before either is theirs
+        # alone (``Course.student_work``), and counts for nothing here.
+        joined = Membership.objects.filter(course_id=self.course_id, user=OuterRef("user")).values("joined_at")[:1]
         graded = (
             Submission.objects.filter(
                 user__in=users,
@@ -444,8 +446,9 @@ class Assignment(models.Model):
                 status=Submission.Status.GRADED,
                 max_score__gt=0,
             )
-            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
+            .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"), joined_at=Subquery(joined))
             .filter(hand_in_time__gte=self.release_at)
+            .filter(Q(hand_in_time__gte=F("joined_at")) | Q(origin=Submission.Origin.AUTOGRADE))
             .order_by("hand_in_time", "id")
         )
         fields = ["id", "user_id", "problem_id", "score", "max_score"]
@@ -617,8 +620,18 @@ class Regrade(models.Model):
     class Meta:
         ordering = ("-requested_at", "-id")
 
+    # Each regrade queues up to a whole class's Submits for the graders that students wait on:
+    # a course asks for at most this many in a window (counted here, so every web process agrees).
+    MAX_PER_WINDOW = 10
+    WINDOW = timedelta(minutes=10)
+
     def __str__(self) -> str:
         return f"regrade of {self.scope}"
+
+    @classmethod
+    def too_many(cls, course: Course) -> bool:
+        since = timezone.now() - cls.WINDOW
+        return cls.objects.filter(course=course, requested_at__gte=since).count() >= cls.MAX_PER_WINDOW
 
     @classmethod
     @transaction.atomic

@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse
+from django.core.files.uploadedfile import UploadedFile
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,9 +27,14 @@ from webapp.accounts.requests import SignedInRequest
 from webapp.courses.models import (
     MAX_ROSTER_BYTES,
     Course,
+    Invitation,
+    InvitationUnusable,
     ProblemScore,
+    RateLimited,
     Regrade,
     RosterError,
+    RosterRow,
+    RosterUpload,
     read_roster,
 )
 from webapp.submissions.models import Submission
@@ -159,6 +167,15 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
     submission = None
     if request.POST.get("submission"):
         submission = course_submission(course, request.POST["submission"])
+    if Regrade.too_many(course):
+        message = (
+            f"This course has asked for {Regrade.MAX_PER_WINDOW} regrades in the last "
+            f"{Regrade.WINDOW.seconds // 60} minutes: wait for them to finish, then ask again."
+        )
+        if "application/json" in request.headers.get("Accept", ""):
+            return JsonResponse({"error": message}, status=429)
+        back = {"back_url": reverse("courses:gradebook", args=(course.slug,)), "back_label": "Back to the gradebook"}
+        return render(request, "courses/refused.html", {"course": course, "message": message, **back}, status=429)
     started = Regrade.start(assignment, request.user, problem=problem, submission=submission)
     if "application/json" in request.headers.get("Accept", ""):
         ended, total = started.progress()
@@ -206,40 +223,140 @@ def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpRespo
     return render(request, "courses/submission.html", context)
 
 
+def roster_course(request: SignedInRequest, slug: str) -> Course:
+    """The course, for its instructors; a 403 for its other members, a 404 for the others."""
+    course = member_course(request, slug)
+    if not access.may_change_roster(request.user, course):
+        raise PermissionDenied("Only the course's instructors change its roster.")
+    return course
+
+
+def roster_of_upload(upload: UploadedFile | None) -> list[RosterRow]:
+    """The rows of an uploaded CSV file, checked whole; ``RosterError`` names every bad line."""
+    if upload is None:
+        raise RosterError("choose a CSV file to upload")
+    if upload.size is not None and upload.size > MAX_ROSTER_BYTES:
+        raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
+    try:
+        text = upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RosterError("the file is not UTF-8 text (save the roster as CSV UTF-8)") from None
+    return read_roster(text)
+
+
+PENDING_SHOWN = 200  # invitations listed on the page; a count says how many more
+
+
 @login_required
 def roster(request: SignedInRequest, slug: str) -> HttpResponse:
-    """The instructor's roster: the members, a CSV upload that enrols students, the invite link."""
-    course = member_course(request, slug)
-    if not course.is_instructor(request.user):
-        raise PermissionDenied("Only the course's instructors change its roster.")
+    """The instructor's roster: the members, the invitations still to be accepted, a CSV upload
+    that invites students (in the background), and the invite link."""
+    course = roster_course(request, slug)
     context: dict[str, Any] = {"course": course}
     status = 200
     if request.method == "POST":
-        upload = request.FILES.get("roster")
         try:
-            if upload is None:
-                raise RosterError("choose a CSV file to upload")
-            if upload.size is not None and upload.size > MAX_ROSTER_BYTES:
-                raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
-            text = upload.read().decode("utf-8-sig")
-            context["enrolment"] = course.enrol(read_roster(text))
-        except UnicodeDecodeError:
-            context["error"] = "the file is not UTF-8 text (save the roster as CSV UTF-8)"
-            status = 400
+            rows = roster_of_upload(request.FILES.get("roster"))
+            upload = RosterUpload.start(course, rows, by=request.user, site_url=request.build_absolute_uri("/"))
+            return redirect(reverse("courses:roster", args=(course.slug,)) + f"#upload-{upload.pk}")
         except RosterError as exc:
-            context["error"] = str(exc)
-            status = 400
+            context["errors"], status = exc.problems, 400
+        except RateLimited as exc:
+            context["errors"], status = [str(exc)], 429
+    now = timezone.now()
+    pending = course.invitations.filter(accepted_at__isnull=True).order_by("username")
     context["members"] = course.memberships.select_related("user").order_by("role", "section", "user__username")
+    context["pending"] = [(i, i.state(now)) for i in pending[:PENDING_SHOWN]]
+    context["pending_more"] = max(0, pending.count() - PENDING_SHOWN)
+    context["uploads"] = course.roster_uploads.defer("rows")[:3]
     context["invite_url"] = request.build_absolute_uri(reverse("courses:join", args=(course.invite_code,)))
     return render(request, "courses/roster.html", context, status=status)
 
 
 @login_required
-def join(request: SignedInRequest, code: str) -> HttpResponse:
-    """The invite link: a signed-in visitor confirms, and joins the course as a student."""
-    course = get_object_or_404(Course, invite_code=code)
+@require_GET
+def roster_upload(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
+    """How far an uploaded roster has got, for the roster page to poll."""
+    course = roster_course(request, slug)
+    upload = get_object_or_404(course.roster_uploads.defer("rows"), pk=pk)
+    fields = ("status", "done", "total", "accounts_made", "invited", "listed_before", "error")
+    return JsonResponse({"id": upload.pk, **{name: getattr(upload, name) for name in fields}})
+
+
+@login_required
+@require_POST
+def roster_upload_resume(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
+    """Queue a failed or stalled roster again, from where it stopped."""
+    course = roster_course(request, slug)
+    upload = get_object_or_404(course.roster_uploads.defer("rows"), pk=pk)
+    try:
+        upload.resume()
+    except RateLimited as exc:
+        return render(request, "courses/refused.html", {"course": course, "message": str(exc)}, status=409)
+    return redirect(reverse("courses:roster", args=(course.slug,)) + f"#upload-{upload.pk}")
+
+
+@login_required
+@require_POST
+def invitation_resend(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
+    """Email an invitation again, with a new link (the old one stops working)."""
+    course = roster_course(request, slug)
+    invitation = get_object_or_404(course.invitations.select_related("course", "account"), pk=pk)
+    try:
+        invitation.resend(request.build_absolute_uri("/"))
+    except RateLimited as exc:
+        return render(request, "courses/refused.html", {"course": course, "message": str(exc)}, status=429)
+    except InvitationUnusable as exc:
+        return render(request, "courses/refused.html", {"course": course, "message": str(exc)}, status=409)
+    return redirect(reverse("courses:roster", args=(course.slug,)) + "#invitations")
+
+
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """An emailed link. For an account the roster made: choose its password, be signed in and
+    join. Otherwise: join with one's own account, signed in (after signing in or up)."""
+    try:
+        found = Invitation.find(token)
+    except InvitationUnusable as exc:
+        return render(request, "courses/invitation.html", {"unusable": str(exc)}, status=410)
+    context: dict[str, Any] = {"invitation": found, "course": found.course}
+    if found.activates and found.account is not None:
+        form = SetPasswordForm(found.account, request.POST or None)
+        context["form"] = form
+        if request.method == "POST" and form.is_valid():
+            try:
+                user = found.activate(form)
+            except (InvitationUnusable, RateLimited) as exc:
+                return render(request, "courses/invitation.html", {"unusable": str(exc)}, status=410)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("courses:detail", found.course.slug)
+        return render(request, "courses/invitation.html", context, status=400 if form.errors else 200)
+    if not request.user.is_authenticated:
+        context["login_url"] = f"{reverse('login')}?next={quote(request.get_full_path())}"
+        return render(request, "courses/invitation.html", context)
     if request.method == "POST":
-        course.join(request.user)
-        return redirect("courses:detail", course.slug)
+        try:
+            found.accept(request.user)
+        except InvitationUnusable as exc:
+            return render(request, "courses/invitation.html", {"unusable": str(exc)}, status=410)
+        except RateLimited as exc:
+            context["refused"] = str(exc)
+            return render(request, "courses/invitation.html", context, status=429)
+        return redirect("courses:detail", found.course.slug)
+    context["member"] = found.course.membership_of(request.user) is not None
+    return render(request, "courses/invitation.html", context)
+
+
+@login_required
+def join(request: SignedInRequest, code: str) -> HttpResponse:
+    """The invite link: a signed-in visitor confirms, and joins the course as a student (at
+    most ``JOINS_PER_HOUR`` new courses an hour)."""
+    course = get_object_or_404(Course, invite_code=code)
     member = course.membership_of(request.user) is not None
+    if request.method == "POST":
+        try:
+            course.join(request.user)
+        except RateLimited as exc:
+            context = {"course": course, "member": member, "refused": str(exc)}
+            return render(request, "courses/join.html", context, status=429)
+        return redirect("courses:detail", course.slug)
     return render(request, "courses/join.html", {"course": course, "member": member})

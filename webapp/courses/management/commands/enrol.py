@@ -1,10 +1,11 @@
-"""``manage.py enrol COURSE ROSTER.csv``: enrol a roster's students into a course."""
+"""``manage.py enrol COURSE ROSTER.csv``: invite a roster's students to a course."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from webapp.courses.models import Course, RosterError, read_roster
@@ -12,13 +13,19 @@ from webapp.courses.models import Course, RosterError, read_roster
 
 class Command(BaseCommand):
     help = (
-        "Enrol the students of a CSV roster (columns username, and optionally email, name, section) "
-        "into a course, making the accounts that are missing."
+        "Invite the students of a CSV roster (columns username and email, optionally name and section) "
+        "to a course, as the roster page does, here and now in batches: each gets an email with a link "
+        "to activate the account made for them, or to join with their own account."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("course", help="the course's slug")
         parser.add_argument("roster", type=Path, help="a CSV file with a header row")
+        parser.add_argument(
+            "--site-url",
+            default=getattr(settings, "SITE_URL", "") or "http://127.0.0.1:8000",
+            help="the site's address, for the emailed links (default: %(default)s)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         course = Course.objects.filter(slug=options["course"]).first()
@@ -32,11 +39,8 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: cannot read it: {exc}") from None
         except RosterError as exc:
             raise CommandError(f"{path}: {exc}") from None
-        result = course.enrol(rows)
+        upload = course.enrol(rows, site_url=options["site_url"])
         self.stdout.write(
-            f"{course.slug}: {len(result.enrolled)} enrolled ({len(result.created)} new accounts), "
-            f"{len(result.updated)} moved to another section, "
-            f"{len(rows) - len(result.enrolled) - len(result.updated) - len(result.skipped)} already enrolled"
+            f"{course.slug}: {upload.total} rows: {upload.accounts_made} accounts made (each emailed a link to "
+            f"activate it), {upload.invited} invited with their own accounts, {upload.listed_before} invited before"
         )
-        if result.skipped:
-            self.stdout.write(f"staff of the course, left as they are: {', '.join(result.skipped)}")
