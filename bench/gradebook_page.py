@@ -61,6 +61,7 @@ def main() -> None:
     Membership.objects.bulk_create(
         Membership(course=course, user=user, section="ABCD"[n % 4]) for n, user in enumerate(students)
     )
+    course.memberships.update(joined_at=release - timedelta(days=30))  # members since before the term
     Extension.objects.bulk_create(
         Extension(assignment=assignment, user=user, due_at=due + timedelta(days=2), reason="bench")
         for user in students[::10]

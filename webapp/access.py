@@ -42,6 +42,10 @@ PLATFORM = "LTI platform"
 ROLES = (ANONYMOUS, STUDENT, TA, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, PLATFORM)
 
 NO = "no"
+# A right that ends so holds in the admin only (the admin shows an instructor the courses they
+# teach, nothing else); one that names the admin otherwise holds on the pages and in the admin;
+# any other, on the pages only.
+ADMIN_ONLY = "(admin)"
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,14 @@ class Row:
     name: str
     rights: dict[str, str]
 
-    def allows(self, role: str) -> bool:
-        return self.rights.get(role, NO) != NO
+    def right(self, role: str) -> str:
+        return self.rights.get(role, NO)
+
+    def on_pages(self, role: str) -> bool:
+        return self.right(role) != NO and not self.right(role).endswith(ADMIN_ONLY)
+
+    def in_admin(self, role: str) -> bool:
+        return "admin" in self.right(role)
 
 
 def row(name: str, **rights: str) -> Row:
@@ -68,125 +78,129 @@ def row(name: str, **rights: str) -> Row:
     return Row(name, {by_role[key]: value for key, value in rights.items()})
 
 
-# Roles are those of one course: "student", "TA" and "instructor" are the course's; "instructor
-# of another course" teaches a course this object is not in. An instructor's rights in the
-# admin are those of the course's pages (the admin shows only the courses they teach).
+CATALOG = "the problem catalog and statements"
+OWN_WORK = "one's own work: drafts, Runs, Submits, progress, a problem as a notebook"
+STUDENT_WORK = "a student's work on a course's problem (code, results, visible-test output)"
+HIDDEN_OUTPUT = "hidden-test output"
+SOLUTION = "reference solution"
+COURSE = "course and its assignments"
+STANDING = "a student's standing in an assignment"
+GRADEBOOK = "gradebook"
+ROSTER = "roster and invitations"
+EXTENSION = "extension"
+OVERRIDE = "override (points by hand)"
+REGRADE = "regrade"
+SCORE = "score sent to a platform"
+SITE = "accounts, platforms, workers and the task queue"
+
+# The roles are those of one course: "student" is the student whose work or standing it is
+# (another student has no rights to it at all), "TA" and "instructor" the course's, and
+# "instructor of another course" teaches a course this object is not in (they make and run
+# courses of their own in the admin, and see nothing of this one).
 TABLE: tuple[Row, ...] = (
-    row(
-        "the problem catalog and statements",
-        anonymous="reads",
-        student="reads",
-        ta="reads",
-        instructor="reads",
-        other_instructor="reads",
-        site_staff="reads, changes (`addproblem`)",
-    ),
-    row(
-        "practice submission (code, results, visible-test output)",
-        student="reads and cancels their own",
-        site_staff="reads, cancels",
-    ),
-    row(
-        "assignment submission (a student's work on a course's problem)",
-        student="reads and cancels their own",
+    row(CATALOG, anonymous="reads", student="reads", ta="reads", instructor="reads, on its pages and in the admin",
+        other_instructor="reads, on its pages and in the admin",
+        site_staff="reads, on its pages and in the admin; adds with `manage.py addproblem`"),
+    row(OWN_WORK, student="reads, changes their own", ta="reads, changes their own",
+        instructor="reads, changes their own", other_instructor="reads, changes their own",
+        site_staff="reads, cancels anyone's, on its pages and in the admin"),
+    row(STUDENT_WORK, student="reads, cancels their own",
         ta="reads, regrades: handed in from the release and from the day the student joined",
         instructor="reads, regrades: handed in from the release and from the day the student joined",
-        site_staff="reads, cancels, regrades",
-    ),
-    row("hidden-test output", site_staff="reads"),
-    row(
-        "reference solution",
+        site_staff="reads, cancels, regrades, on its pages and in the admin"),
+    row(HIDDEN_OUTPUT, site_staff="reads, on its pages and in the admin"),
+    row(SOLUTION,
         student="after solving; or revealed, except in an assignment open for them (hidden until their due "
-        "time, or shown and marked, by the course's choice)",
-        ta="after solving, or revealed",
-        instructor="after solving, or revealed",
-        other_instructor="after solving, or revealed",
-        site_staff="after solving, or revealed",
-    ),
-    row(
-        "course and its released assignments",
-        student="reads, from joining (with the owner's consent: invitation or activation link)",
-        ta="reads, with unreleased assignments",
-        instructor="reads, changes (pages and admin)",
-        site_staff="reads, changes (admin)",
-    ),
-    row(
-        "a student's standing in an assignment",
-        student="reads their own",
-        ta="reads",
-        instructor="reads",
-        site_staff="reads (admin)",
-        platform="receives its students' totals, for the linked course only",
-    ),
-    row("gradebook", ta="reads", instructor="reads", site_staff="reads (admin)"),
-    row(
-        "roster and invitations",
-        ta="reads the members",
+        "time, or shown and marked in the gradebook, by the course's choice)",
+        ta="after solving, or revealed", instructor="after solving, or revealed",
+        other_instructor="after solving, or revealed", site_staff="after solving, or revealed"),
+    row(COURSE, student="reads, from joining with their consent (invitation, activation link, invite link, "
+        "LTI launch); released assignments only",
+        ta="reads", instructor="reads, changes, on its pages and in the admin", site_staff="reads, changes (admin)"),
+    row(STANDING, student="reads their own", ta="reads", instructor="reads", site_staff="reads (admin)",
+        platform="receives its students' totals, for the linked course only"),
+    row(GRADEBOOK, ta="reads", instructor="reads", site_staff="reads (admin)"),
+    row(ROSTER, student="accepts an invitation sent to them", ta="reads the students, in the gradebook",
         instructor="reads, invites (CSV, invite link); never renames or takes over an account",
         site_staff="reads, changes (admin)",
-        platform="syncs its course's members into the linked course (Names and Roles)",
-    ),
-    row(
-        "extension",
-        student="reads their own due time",
-        ta="reads",
-        instructor="reads, changes (admin)",
-        site_staff="reads, changes (admin)",
-    ),
-    row(
-        "override (points by hand)",
-        student="reads their own (the reason)",
-        ta="reads",
-        instructor="reads, adds (admin); never changed or deleted",
-        site_staff="reads, adds (admin); never changed or deleted",
-    ),
-    row(
-        "regrade",
-        ta="reads, starts",
-        instructor="reads, starts",
-        site_staff="reads (admin); never changed or deleted",
-    ),
-    row(
-        "score sent to a platform",
-        site_staff="reads (admin); never deleted",
-        platform="receives the scores of the linked course's students who came from it",
-    ),
-)
+        platform="its members join the linked course (launch, Names and Roles); its roles count there only"),
+    row(EXTENSION, student="reads their own due time", ta="reads", instructor="reads; grants and changes in the admin",
+        site_staff="reads, changes (admin)"),
+    row(OVERRIDE, student="reads their own", ta="reads",
+        instructor="reads; adds in the admin, never changed or deleted",
+        site_staff="reads, adds; never changed or deleted (admin)"),
+    row(REGRADE, ta="reads, starts", instructor="reads, starts; a log, never changed (pages and admin)",
+        site_staff="reads; a log, never changed or deleted (admin)"),
+    row(SCORE, site_staff="reads; never deleted (admin)",
+        platform="receives the scores of the linked course's students who came from it"),
+    row(SITE, site_staff="reads, changes (admin)"),
+)  # fmt: skip
 TABLE_BY_NAME = {entry.name: entry for entry in TABLE}
 
 # Every URL name the site serves, with the object of the table it shows or changes; ``None``
-# for pages that show no one's data (signing in, the tool's public keys, health). The access
-# test fails for a URL name that is missing here.
+# for pages that show no one's data (signing in and out, one's own password, the tool's public
+# keys, health) and for the LTI endpoints, which a platform's signed launch reaches
+# (``tests/webapp/test_lti.py``). The access test fails for a URL name that is missing here.
 VIEWS: dict[str, str | None] = {
     "healthz": None,
     "login": None,
     "logout": None,
     "signup": None,
-    "catalog:list": "the problem catalog and statements",
-    "catalog:detail": "the problem catalog and statements",
-    "catalog:notebook": "the problem catalog and statements",
-    "submissions:run": "practice submission (code, results, visible-test output)",
-    "submissions:submit": "practice submission (code, results, visible-test output)",
-    "submissions:detail": "practice submission (code, results, visible-test output)",
-    "submissions:status": "practice submission (code, results, visible-test output)",
-    "submissions:cancel": "practice submission (code, results, visible-test output)",
-    "submissions:draft": "practice submission (code, results, visible-test output)",
-    "submissions:progress": "practice submission (code, results, visible-test output)",
-    "submissions:solution": "reference solution",
-    "courses:list": "course and its released assignments",
-    "courses:detail": "course and its released assignments",
-    "courses:assignment": "a student's standing in an assignment",
-    "courses:gradebook": "gradebook",
-    "courses:roster": "roster and invitations",
-    "courses:join": "roster and invitations",
-    "courses:regrade": "regrade",
-    "courses:regrade_progress": "regrade",
-    "courses:submission": "assignment submission (a student's work on a course's problem)",
+    **dict.fromkeys(("password_change", "password_change_done", "password_reset", "password_reset_done"), None),
+    **dict.fromkeys(("password_reset_confirm", "password_reset_complete"), None),
+    "catalog:list": CATALOG,
+    "catalog:detail": CATALOG,
+    "catalog:notebook": OWN_WORK,
+    "submissions:run": OWN_WORK,
+    "submissions:submit": OWN_WORK,
+    "submissions:draft": OWN_WORK,
+    "submissions:progress": OWN_WORK,
+    "submissions:detail": STUDENT_WORK,
+    "submissions:status": STUDENT_WORK,
+    "submissions:cancel": STUDENT_WORK,
+    "submissions:solution": SOLUTION,
+    "courses:list": COURSE,
+    "courses:detail": COURSE,
+    "courses:assignment": STANDING,
+    "courses:gradebook": GRADEBOOK,
+    "courses:roster": ROSTER,
+    "courses:roster_upload": ROSTER,
+    "courses:roster_upload_resume": ROSTER,
+    "courses:invitation": ROSTER,
+    "courses:invitation_resend": ROSTER,
+    "courses:join": ROSTER,
+    "courses:regrade": REGRADE,
+    "courses:regrade_progress": REGRADE,
+    "courses:submission": STUDENT_WORK,
     "lti:login": None,
     "lti:login_for_registration": None,
-    "lti:launch": "roster and invitations",
+    "lti:launch": None,
     "lti:jwks": None,
-    "lti:deep_link": "course and its released assignments",
+    "lti:deep_link": None,
+}
+
+# Every model the admin shows, with the object of the table it is.
+ADMIN_MODELS: dict[str, str] = {
+    "catalog.Problem": CATALOG,
+    "courses.Course": COURSE,
+    "courses.Assignment": COURSE,
+    "courses.Extension": EXTENSION,
+    "courses.Override": OVERRIDE,
+    "courses.Regrade": REGRADE,
+    "submissions.Submission": STUDENT_WORK,
+    "submissions.GradebookStudent": GRADEBOOK,
+    "submissions.Progress": OWN_WORK,
+    "submissions.Draft": OWN_WORK,
+    "submissions.Worker": SITE,
+    "lti.ScorePublication": SCORE,
+    "lti.CourseLink": SITE,
+    "lti.AssignmentLink": SITE,
+    "lti.PlatformAccount": SITE,
+    "lti.PlatformPolicy": SITE,
+    "lti_tool.LtiRegistration": SITE,
+    "auth.User": SITE,
+    "auth.Group": SITE,
+    "django_tasks_database.DBTaskResult": SITE,
 }
 
 
