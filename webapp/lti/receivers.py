@@ -62,7 +62,7 @@ def queue_course_scores(assignment_id: int) -> None:
         role=Membership.Role.STUDENT,
         user__platform_account__deployment__contexts__resource_links__assignment_link__assignment=assignment_id,
     ).values_list("user_id", flat=True)
-    for user_id in students:
+    for user_id in students.distinct():
         queue_scores(user_id, [assignment_id])
 
 

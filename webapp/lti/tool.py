@@ -99,7 +99,10 @@ def service_hosts(registration: LtiRegistration) -> frozenset[str]:
 def registration_of(launch: DjangoMessageLaunch) -> LtiRegistration:
     """The registration a validated (or restored) launch came through: its issuer and client id
     (unique together), as pylti1p3 matched them."""
-    return LtiRegistration.objects.get(issuer=launch.get_iss(), client_id=launch.get_client_id())
+    registration = LtiRegistration.objects.filter(issuer=launch.get_iss(), client_id=launch.get_client_id()).first()
+    if registration is None:
+        raise LaunchRefused("This platform is no longer registered with jaxjudge.", 403)
+    return registration
 
 
 class DatabaseLaunchStorage(LaunchDataStorage[Any]):
