@@ -105,6 +105,12 @@ def world(catalog: None) -> World:
     return World(now, course, other_course, week, people, practice, work, regrade)
 
 
+def person(world: World, role: str) -> User:
+    user = world.people[role]
+    assert user is not None, role
+    return user
+
+
 def client_of(user: User | None) -> Client:
     client = Client()
     if user is not None:
@@ -142,7 +148,7 @@ COURSE_STAFF = frozenset({TA, INSTRUCTOR})
 
 def queued(world: World) -> Submission:
     return Submission.objects.create(
-        user=world.people[STUDENT], problem=Problem.objects.get(slug=SLUG), kind=Submission.Kind.SUBMIT, code="x = 1\n"
+        user=person(world, STUDENT), problem=Problem.objects.get(slug=SLUG), kind=Submission.Kind.SUBMIT, code="x = 1\n"
     )
 
 
@@ -254,7 +260,7 @@ def test_another_person_s_submission_is_a_404_on_every_page_that_takes_its_id(wo
 def admin_objects(world: World) -> dict[str, Any]:
     """An object of JAX 101 (or of ada's) for each admin model that has one."""
     override = Override.objects.create(
-        item=world.week.items.get(), user=world.people[STUDENT], points=5, reason="by hand", created_by=None
+        item=world.week.items.get(), user=person(world, STUDENT), points=5, reason="by hand", created_by=None
     )
     return {
         "courses.Course": world.course,
@@ -328,7 +334,7 @@ def test_course_staff_never_read_hidden_test_output_even_of_their_own_second_acc
 def test_removing_a_problem_with_overrides_keeps_the_override_log(world: World):
     """Attack: removing a problem from an assignment used to cascade away its overrides."""
     override = Override.objects.create(
-        item=world.week.items.get(), user=world.people[STUDENT], points=5, reason="by hand", created_by=None
+        item=world.week.items.get(), user=person(world, STUDENT), points=5, reason="by hand", created_by=None
     )
     with pytest.raises(ProtectedError):
         world.week.items.get().delete()

@@ -148,16 +148,15 @@ def solution(request: SignedInRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
     progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
     gate = access.solution_access(request.user, problem, progress, timezone.now())
+    context: dict[str, Any] = {"problem": problem, "progress": progress, "gate": gate}
     if request.method == "POST":
         if not gate.may_reveal:
-            context = {"problem": problem, "progress": progress, "gate": gate}
             return render(request, "submissions/solution.html", context, status=403)
         progress, _ = Progress.objects.get_or_create(user=request.user, problem=problem)
         if progress.solution_viewed_at is None:
             progress.solution_viewed_at = timezone.now()
             progress.save(update_fields=["solution_viewed_at"])
         return redirect("submissions:solution", slug)
-    context: dict[str, Any] = {"problem": problem, "progress": progress, "gate": gate}
     if gate.shown:
         context.update(editorial(request.user, problem, grading.reference_solution_text(slug)))
     return render(request, "submissions/solution.html", context)
