@@ -843,27 +843,26 @@ class Invitation(models.Model):
         self.deliver([self], site_url)
 
     @classmethod
-    def deliver(cls, invitations: Sequence[Invitation], site_url: str) -> int:
-        """Email each of ``invitations`` a new link (one connection for them all); the number sent.
+    def deliver(cls, invitations: Sequence[Invitation], site_url: str, tokens: Sequence[str] = ()) -> int:
+        """Email each of ``invitations`` its link (one connection for them all); the number sent.
 
-        The new tokens are stored (as digests) before the emails go: an email that then fails
-        is sent again by a retry with yet another token, and the first link never works."""
+        ``tokens``: those whose digests the invitations were just stored with; without them,
+        new ones are stored first. Either way the digest is kept before the email goes: an
+        email that then fails is sent again by a retry with a new token, and the first link
+        never works."""
         from django.core.mail import get_connection
 
         from webapp.courses.mail import invitation_email
 
+        if not tokens:
+            tokens = [secrets.token_urlsafe(32) for _ in invitations]
+            for invitation, token in zip(invitations, tokens, strict=True):
+                invitation.token_digest = token_digest(token)
+            Invitation.objects.bulk_update(list(invitations), ["token_digest"])  # one short write for them all
         messages, sent = [], []
-        with transaction.atomic():  # one short write for the batch's tokens
-            for invitation in invitations:
-                token = secrets.token_urlsafe(32)
-                moved = cls.objects.filter(pk=invitation.pk, token_digest=invitation.token_digest).update(
-                    token_digest=token_digest(token)
-                )
-                if moved:  # else another run of the same upload sends it
-                    invitation.token_digest = token_digest(token)
-                    link = invitation.link(site_url, token)
-                    messages.append(invitation_email(invitation, link, days=INVITATION_DAYS))
-                    sent.append(invitation.pk)
+        for invitation, token in zip(invitations, tokens, strict=True):
+            messages.append(invitation_email(invitation, invitation.link(site_url, token), days=INVITATION_DAYS))
+            sent.append(invitation.pk)
         if messages:
             get_connection().send_messages(messages)  # an error fails the run, to be retried
         now = timezone.now()
@@ -974,12 +973,14 @@ class RosterUpload(models.Model):
             return "not queued"
         self.refresh_from_db()
         try:
+            self.send_unsent()  # those a failed run kept but did not email
             while self.done < self.total:
-                if not self.invite_batch(self.done):
+                made = self.invite_batch(self.done)
+                if made is None:
                     return "taken over by another run"
-                self.send_unsent()
+                if made:
+                    Invitation.deliver([invitation for invitation, _ in made], self.site_url, [t for _, t in made])
                 self.refresh_from_db()
-            self.send_unsent()
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"[:1000]
             RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
@@ -991,25 +992,27 @@ class RosterUpload(models.Model):
         )
         return f"{self.total} rows: {self.accounts_made} accounts made, {self.invited} invited"
 
-    def invite_batch(self, start: int) -> bool:
+    def invite_batch(self, start: int) -> list[tuple[Invitation, str]] | None:
         """Invitations (and the accounts of free usernames) for the rows from ``start``, in one
-        transaction that moves ``done`` on; False if another run moved it first."""
+        transaction that moves ``done`` on: the new invitations with their links' tokens, to be
+        emailed; None if another run moved ``done`` first."""
         rows = self.rows[start : start + ROSTER_BATCH]
         with transaction.atomic():
             moved = RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING, done=start).update(
                 done=start + len(rows), updated_at=timezone.now()
             )
             if not moved:
-                return False
-            made, invited, before = self.invite_rows(rows)
+                return None
+            fresh, before = self.invite_rows(rows)
+            made = sum(invitation.account is not None for invitation, _ in fresh)
             RosterUpload.objects.filter(pk=self.pk).update(
                 accounts_made=F("accounts_made") + made,
-                invited=F("invited") + invited,
+                invited=F("invited") + len(fresh) - made,
                 listed_before=F("listed_before") + before,
             )
-        return True
+        return fresh
 
-    def invite_rows(self, rows: list[list[Any]]) -> tuple[int, int, int]:
+    def invite_rows(self, rows: list[list[Any]]) -> tuple[list[tuple[Invitation, str]], int]:
         usernames = [row[1] for row in rows]
         known = {i.username: i for i in Invitation.objects.filter(course=self.course_id, username__in=usernames)}
         # Taken whatever the case: a self-made "Alice" keeps the roster from making "alice".
@@ -1019,8 +1022,9 @@ class RosterUpload(models.Model):
             .values_list("lower", flat=True)
         )
         now = timezone.now()
-        made = invited = before = 0
-        fresh = []
+        before = 0
+        fresh: list[tuple[Invitation, str]] = []
+        accounts = self.make_accounts([row for row in rows if row[1] not in known and row[1].lower() not in taken])
         for _line, username, email, name, section in rows:
             listed = known.get(username)
             if listed is not None:  # the roster names a section; the rest was settled before
@@ -1032,37 +1036,51 @@ class RosterUpload(models.Model):
                             course=self.course_id, user=listed.accepted_by_id, role=Membership.Role.STUDENT
                         ).update(section=section)
                 continue
-            account = None if username.lower() in taken else self.make_account(username, email, name)
-            made, invited = (made + 1, invited) if account is not None else (made, invited + 1)
-            fresh.append(
-                Invitation(
-                    course_id=self.course_id,
-                    upload=self,
-                    username=username,
-                    email=email,
-                    name=name,
-                    section=section,
-                    account=account,
-                    invited_by_id=self.uploaded_by_id,
-                    expires_at=now + timedelta(days=INVITATION_DAYS),
-                )
+            token = secrets.token_urlsafe(32)
+            invitation = Invitation(
+                course=self.course,
+                upload=self,
+                username=username,
+                email=email,
+                name=name,
+                section=section,
+                account=accounts.get(username),
+                token_digest=token_digest(token),
+                invited_by_id=self.uploaded_by_id,
+                expires_at=now + timedelta(days=INVITATION_DAYS),
             )
-        Invitation.objects.bulk_create(fresh)
-        return made, invited, before
+            fresh.append((invitation, token))
+        Invitation.objects.bulk_create([invitation for invitation, _ in fresh])
+        return fresh, before
 
     @staticmethod
-    def make_account(username: str, email: str, name: str) -> User | None:
-        """An account without a password for a free username; None if someone took the name
-        meanwhile (then it is theirs, and the line an invitation like any other)."""
-        first, _, last = name.partition(" ")
-        user = User(username=username, email=email, first_name=first[:150], last_name=last[:150])
-        user.set_unusable_password()
+    def make_accounts(rows: list[list[Any]]) -> dict[str, User]:
+        """Accounts without a password for the rows' free usernames, by username. One insert
+        for them all; if someone took one of the names meanwhile, one by one, and that name is
+        theirs (its line an invitation like any other)."""
+        users = []
+        for _line, username, email, name, _section in rows:
+            first, _, last = name.partition(" ")
+            user = User(username=username, email=email, first_name=first[:150], last_name=last[:150])
+            user.set_unusable_password()
+            users.append(user)
         try:
-            with transaction.atomic():  # a savepoint: the batch goes on without this account
-                user.save()
+            with transaction.atomic():  # a savepoint: the batch goes on without the taken name
+                User.objects.bulk_create(users)
         except IntegrityError:
-            return None
-        return user
+            made = []
+            for user in users:
+                try:
+                    with transaction.atomic():
+                        user.save()
+                except IntegrityError:
+                    continue
+                made.append(user)
+            users = made
+        # bulk_create sets the ids on PostgreSQL and SQLite; read them back where it did not.
+        if any(user.pk is None for user in users):
+            users = list(User.objects.filter(username__in=[user.username for user in users]))
+        return {user.username: user for user in users}
 
     def send_unsent(self) -> int:
         """Email this upload's invitations whose email is still to be sent."""
