@@ -166,7 +166,7 @@ VIEWS: dict[str, str | None] = {
     "courses:roster": ROSTER,
     "courses:roster_upload": ROSTER,
     "courses:roster_upload_resume": ROSTER,
-    "courses:invitation": ROSTER,
+    "courses:invitation": None,  # a capability link: whoever holds the emailed token (test_enrolment.py)
     "courses:invitation_resend": ROSTER,
     "courses:join": ROSTER,
     "courses:regrade": REGRADE,

@@ -30,7 +30,16 @@ from django.utils import timezone
 from webapp import access
 from webapp.access import ANONYMOUS, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, STUDENT, TA
 from webapp.catalog.models import Problem
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership, Override, Regrade
+from webapp.courses.models import (
+    Assignment,
+    AssignmentProblem,
+    Course,
+    Invitation,
+    Membership,
+    Override,
+    Regrade,
+    RosterUpload,
+)
 from webapp.submissions.models import Progress, Submission
 
 pytestmark = pytest.mark.django_db
@@ -144,11 +153,29 @@ class Case:
 SIGNED_IN = frozenset({STUDENT, TA, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, ANOTHER_STUDENT})
 EVERYONE = SIGNED_IN | {ANONYMOUS}
 COURSE_STAFF = frozenset({TA, INSTRUCTOR})
+INSTRUCTORS = frozenset({INSTRUCTOR})
 
 
 def queued(world: World) -> Submission:
     return Submission.objects.create(
         user=person(world, STUDENT), problem=Problem.objects.get(slug=SLUG), kind=Submission.Kind.SUBMIT, code="x = 1\n"
+    )
+
+
+def upload(world: World, *, failed: bool = False) -> RosterUpload:
+    """A roster upload of JAX 101's, ended (or failed part way, to be resumed)."""
+    status = RosterUpload.Status.FAILED if failed else RosterUpload.Status.DONE
+    return RosterUpload.objects.create(course=world.course, uploaded_by=person(world, INSTRUCTOR), status=status)
+
+
+def invitation(world: World) -> Invitation:
+    """A pending invitation to JAX 101 (a new one for each request)."""
+    number = Invitation.objects.count()
+    return Invitation.objects.create(
+        course=world.course,
+        username=f"invited{number}",
+        email=f"invited{number}@school.example",
+        expires_at=world.now + timedelta(days=7),
     )
 
 
@@ -191,6 +218,13 @@ CASES: dict[str, list[Case]] = {
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.work.pk}/", COURSE_STAFF),
         # Practice from before she joined: no one's through the course, whatever the release says.
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.practice.pk}/", frozenset()),
+    ],
+    "courses:roster_upload": [Case("get", lambda w: f"/courses/jax-101/roster/uploads/{upload(w).pk}/", INSTRUCTORS)],
+    "courses:roster_upload_resume": [
+        Case("post", lambda w: f"/courses/jax-101/roster/uploads/{upload(w, failed=True).pk}/resume/", INSTRUCTORS)
+    ],
+    "courses:invitation_resend": [
+        Case("post", lambda w: f"/courses/jax-101/roster/invitations/{invitation(w).pk}/resend/", INSTRUCTORS)
     ],
     # Joining by the invite link: anyone signed in who has the link (it is the course's to share).
     "courses:join": [Case("get", lambda w: f"/courses/join/{w.course.invite_code}/", SIGNED_IN)],
