@@ -117,7 +117,7 @@ def test_each_problem_counts_the_best_hand_in_after_the_release_under_the_policy
     assignment.late_policy = Assignment.LatePolicy.PENALTY_PER_DAY
     assignment.penalty_percent_per_day = 25
     assignment.save()
-    ada = django_user_model.objects.create_user("ada")
+    ada = enrol(assignment.course, "ada")  # a member since before the term
     hand_in(ada, "aot_compiled_sum", RELEASE - timedelta(days=1), 100.0)  # practice before the release
     half_on_time = hand_in(ada, "aot_compiled_sum", DUE - timedelta(hours=1), 50.0)
     hand_in(ada, "aot_compiled_sum", DUE + timedelta(hours=5), 100.0)  # full marks, a day late: 75%
@@ -134,7 +134,7 @@ def test_each_problem_counts_the_best_hand_in_after_the_release_under_the_policy
 def test_an_extension_makes_a_late_hand_in_on_time(assignment, django_user_model):
     assignment.late_policy = Assignment.LatePolicy.HARD_CLOSE
     assignment.save()
-    ada = django_user_model.objects.create_user("ada")
+    ada = enrol(assignment.course, "ada")  # a member since before the term
     hand_in(ada, "batched_dot", DUE + timedelta(hours=3), 100.0)
     assert [score.earned for score in assignment.problem_scores(ada)] == [0.0, 0.0]
     Extension.objects.create(assignment=assignment, user=ada, due_at=DUE + timedelta(days=1), reason="travel")

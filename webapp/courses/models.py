@@ -514,7 +514,8 @@ class Assignment(models.Model):
         return {
             user_id
             for user_id, viewed_at, solved_at in viewed
-            if viewed_at < max(self.due_at, extended.get(user_id, self.due_at))
+            if viewed_at is not None
+            and viewed_at < max(self.due_at, extended.get(user_id, self.due_at))
             and (solved_at is None or viewed_at < solved_at)
         }
 
