@@ -43,11 +43,28 @@ pytestmark = [
 
 
 @pytest.fixture
-def running_site(catalog: None) -> Iterator[RunningSite]:
-    """The site on this test's database, with the catalog in it."""
-    running = RunningSite(this_tests_database(), setup=False)
+def running_site(catalog: None, tmp_path: Path) -> Iterator[RunningSite]:
+    """The site on this test's database, with the catalog in it; its emails are written to
+    files in ``tmp_path / "mail"`` (the file backend)."""
+    running = RunningSite(
+        this_tests_database(), setup=False, extra_env={"JAXJUDGE_EMAIL_FILE_PATH": str(tmp_path / "mail")}
+    )
     yield running
     running.stop()
+
+
+EMAILED_LINK = re.compile(r"https?://\S+/courses/join/invited/[\w-]+/")
+
+
+def emailed_link(site: RunningSite, address: str) -> str:
+    """The link in the email the site wrote to ``address`` (the file backend's folder)."""
+    folder = Path(site.env["JAXJUDGE_EMAIL_FILE_PATH"])
+    for message in "\n".join(path.read_text() for path in sorted(folder.glob("*.log"))).split("-" * 79):
+        if re.search(f"^To: {re.escape(address)}$", message, re.MULTILINE):
+            found = EMAILED_LINK.search(message)
+            assert found, message
+            return found.group()
+    raise AssertionError(f"no email to {address} in {folder}")
 
 
 @pytest.fixture
@@ -126,14 +143,40 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     teacher.get_by_role("button", name="Save", exact=True).click()
     expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
 
-    # It enrols both students from a CSV file on the course's roster page.
+    # It invites both students, and a third who has no account yet, from a CSV file on the
+    # course's roster page; the courses' worker emails each a link.
     teacher.goto(f"{site}/courses/jax-in-practice/roster/")
-    roster = f"username,email,name,section\n{ada},ada@example.org,Ada L,A\n{bob},bob@example.org,Bob K,B\n"
+    roster = (
+        f"username,email,name,section\n{ada},ada@example.org,Ada L,A\n{bob},bob@example.org,Bob K,B\n"
+        "cyd,cyd@example.org,Cyd N,A\n"
+    )
     teacher.get_by_label("Roster (CSV)").set_input_files(
         {"name": "roster.csv", "mimeType": "text/csv", "buffer": roster.encode()}
     )
-    teacher.get_by_role("button", name="Enrol").click()
-    expect(teacher.get_by_role("status")).to_contain_text("2 enrolled (0 new accounts)")
+    teacher.get_by_role("button", name="Invite").click()
+    expect(teacher.get_by_test_id("roster-upload")).to_contain_text(
+        "done: 1 accounts made to be activated, 2 invited with their own accounts"
+    )
+    # Ada and Bob accept with their own (signed-in) accounts; Cyd chooses a password for the
+    # account the roster made, and signs in with it.
+    for page, address, name in ((ada_page, "ada@example.org", ada), (bob_page, "bob@example.org", bob)):
+        page.goto(emailed_link(running_site, address))
+        page.get_by_role("button", name=f"Join as {name}").click()
+        expect(page.get_by_role("heading", name="JAX in practice")).to_be_visible()
+    cyd_page = signed_in_page(browser, width=390, height=844)  # on a phone
+    cyd_page.goto(emailed_link(running_site, "cyd@example.org"))
+    cyd_page.get_by_label(re.compile(r"^New password:?$")).fill("cyds-own-password-5")
+    cyd_page.get_by_label("New password confirmation").fill("cyds-own-password-5")
+    cyd_page.get_by_role("button", name="Set the password and join").click()
+    expect(cyd_page.get_by_role("heading", name="JAX in practice")).to_be_visible()
+    cyd_page.get_by_role("button", name="Sign out").click()
+    cyd_page.goto(f"{site}/accounts/login/")
+    cyd_page.get_by_label("Username").fill("cyd")
+    cyd_page.get_by_label("Password").fill("cyds-own-password-5")
+    cyd_page.get_by_role("button", name="Sign in").click()
+    cyd_page.goto(f"{site}/courses/")
+    expect(cyd_page.get_by_role("link", name="JAX in practice")).to_be_visible()
+    assert overflow(cyd_page) <= 0
 
     # Ada solves the first problem before the deadline, from the assignment's page.
     ada_page.goto(f"{site}/courses/")
@@ -162,10 +205,10 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     expect(ada_page.get_by_text("Your score:")).to_contain_text("19 of 20 points")
     expect(ada_page.locator(".late")).to_contain_text("1 day late: 10% off")
 
-    # The gradebook: both students, ada's 19 with the late mark, bob's 0; by problem, 10 and 9.
+    # The gradebook: the three students, ada's 19 with the late mark, bob's 0; by problem, 10 and 9.
     teacher.goto(f"{site}/courses/jax-in-practice/gradebook/")
     rows = teacher.locator("table.gradebook tbody tr")
-    expect(rows).to_have_count(2)
+    expect(rows).to_have_count(3)
     ada_row = rows.filter(has_text=ada)
     expect(ada_row.locator("td").nth(2)).to_have_text("19 late")
     expect(rows.filter(has_text=bob).locator("td").nth(2)).to_have_text("0")
