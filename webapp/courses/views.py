@@ -331,7 +331,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("courses:detail", found.course.slug)
         return render(request, "courses/invitation.html", context, status=400 if form.errors else 200)
     if not request.user.is_authenticated:
-        context["login_url"] = f"{reverse('login')}?next={quote(request.get_full_path())}"
+        back = quote(request.get_full_path())
+        context["login_url"] = f"{reverse('login')}?next={back}"
+        context["signup_url"] = f"{reverse('signup')}?next={back}"
         return render(request, "courses/invitation.html", context)
     if request.method == "POST":
         try:
