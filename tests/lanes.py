@@ -19,8 +19,14 @@ from pathlib import Path
 
 PYTEST = [sys.executable, "-m", "pytest", "--durations=15"]
 # Beside lint and the PostgreSQL pass: the validation of every problem, the workspace's browser
-# journeys and LTI against its test platform; the suite lane has everything else.
-SECOND_LANE = ["tests/grader/test_validate.py", "tests/webapp/test_browser.py", "tests/webapp/test_lti.py"]
+# journeys, LTI against its test platform and the access table over every page; the suite lane
+# has everything else.
+SECOND_LANE = [
+    "tests/grader/test_validate.py",
+    "tests/webapp/test_browser.py",
+    "tests/webapp/test_lti.py",
+    "tests/webapp/test_access.py",
+]
 
 # Two roughly equal lanes, from the durations of earlier runs. A third lane made the run
 # slower, not faster: with two the machine is already busy nearly all the time. The

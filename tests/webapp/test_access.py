@@ -304,6 +304,8 @@ def admin_objects(world: World) -> dict[str, Any]:
         "submissions.Submission": world.work,
         "catalog.Problem": Problem.objects.get(slug=SLUG),
         "auth.User": world.people[STUDENT],
+        "courses.Invitation": invitation(world),
+        "courses.RosterUpload": upload(world),
     }
 
 
@@ -350,6 +352,13 @@ def test_a_release_moved_back_shows_the_course_no_practice_from_before_the_stude
     standing = instructor.get("/courses/jax-101/week-1/?student=ada").content.decode()
     assert f"/submissions/{world.practice.pk}/" not in standing
     assert PRACTICE_CANARY not in instructor.get(f"/courses/jax-101/submissions/{world.work.pk}/").content.decode()
+    # Nor is it graded again by a regrade of the assignment.
+    assert instructor.post("/courses/jax-101/regrade/", {"target": "week-1"}).status_code == 302
+    latest = Regrade.objects.filter(course=world.course).first()
+    assert latest is not None and latest.submission_ids == [world.work.pk]
+    # And a colleague's standing is no student's: a TA reads the students' only.
+    ta = client_of(world.people[TA])
+    assert ta.get("/courses/jax-101/week-1/?student=grace").status_code == 404
 
 
 def test_course_staff_never_read_hidden_test_output_even_of_their_own_second_account(world: World):

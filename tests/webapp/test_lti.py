@@ -16,12 +16,12 @@ from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.utils import timezone
-from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from jwcrypto.jwk import JWK
 from lti_tool.models import LtiDeployment
 
 from grader.problem import load_problem
+from tests.webapp.course_tasks import run_courses_tasks
 from tests.webapp.lti_platform import (
     INSTRUCTOR,
     LEARNER,
@@ -104,24 +104,8 @@ def linked_course(platform: Platform) -> Course:
 
 
 def run_lti_tasks() -> list[DBTaskResult]:
-    """Run the queued LTI tasks as a worker does (not the gradings' tasks)."""
-    worker = Worker(
-        queue_names=["courses"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="lti-tests",
-        excluded_queue_names=[],
-    )
-    ran = []
-    for result in DBTaskResult.objects.ready().filter(task_path__startswith="webapp.lti.tasks."):
-        result.claim("lti-tests")
-        worker.run_task(result)
-        result.refresh_from_db()
-        ran.append(result)
-    return ran
+    """Run the queued LTI tasks as the courses worker does (not the rosters' or the gradings')."""
+    return run_courses_tasks("webapp.lti.tasks.")
 
 
 # Launches
@@ -408,7 +392,7 @@ def test_the_roster_sync_enrols_the_platform_s_members_with_their_roles(platform
     assert role_of(SAM) == "student"
     assert role_of(ada) == "student"
     assert role_of(left) is None and role_of(mentor) is None
-    assert User.objects.get(platform_account__sub=ada.sub).email == ""  # not an email: not kept
+    assert User.objects.get(platform_accounts__sub=ada.sub).email == ""  # not an email: not kept
     assert "enrolled 3, updated 0, skipped 2" in capsys.readouterr().out  # Alice was in already
     assert not platform.refusals
 
@@ -422,7 +406,7 @@ def test_an_instructor_launch_queues_a_roster_sync(canvas):
 
     assert {result.task_path for result in ran} == {"webapp.lti.tasks.sync_roster"}
     assert all(result.status == "SUCCESSFUL" for result in ran), [result.traceback for result in ran]
-    sam = User.objects.get(platform_account__sub=SAM.sub)
+    sam = User.objects.get(platform_accounts__sub=SAM.sub)
     assert course.membership_of(sam).role == Membership.Role.STUDENT  # type: ignore[union-attr]
 
 
@@ -705,6 +689,15 @@ def test_a_score_goes_only_to_the_course_the_student_is_in(platform):
     assert sent_to == {platform.line_item_url(1).split("?")[0].removeprefix(platform.base_url)}
     assert not ScorePublication.objects.filter(assignment_link__assignment=theirs).exists()
 
+    # Joined here by the course's invite link, not from that platform course: still nothing
+    # goes to it (the platform learns only about people who came from it).
+    other.join(student)
+    graded.send(sender=Submission, submission=hand_in(student, "aot_compiled_sum", 1.0))
+    send_scores.enqueue(theirs.pk, student.pk)
+    run_lti_tasks()
+    assert {sent["line_item"] for sent in platform.scores} == sent_to
+    assert not ScorePublication.objects.filter(assignment_link__assignment=theirs).exists()
+
 
 # One roster sync at a time, page by page (attack 8)
 
@@ -745,7 +738,7 @@ def test_a_roster_is_enrolled_a_page_at_a_time(canvas):
 
     assert result.status == "FAILED"
     # The first page was enrolled before the second was asked for.
-    enrolled = set(course.memberships.filter(role="student").values_list("user__platform_account__sub", flat=True))
+    enrolled = set(course.memberships.filter(role="student").values_list("user__platform_accounts__sub", flat=True))
     assert enrolled == {people_on_roster[0].sub, people_on_roster[1].sub}
     # A failed sync holds up no later one.
     assert CourseLink.objects.get().roster_sync_queued_at is None

@@ -12,8 +12,19 @@ from django.contrib.auth.models import User
 from django.db.models import ForeignKey, Model, QuerySet
 from django.forms import ModelChoiceField
 from django.http import HttpRequest
+from django.utils import timezone
 
-from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership, Override, Regrade
+from webapp.courses.models import (
+    Assignment,
+    AssignmentProblem,
+    Course,
+    Extension,
+    Invitation,
+    Membership,
+    Override,
+    Regrade,
+    RosterUpload,
+)
 
 
 def signed_in(request: HttpRequest) -> User:
@@ -158,4 +169,57 @@ class RegradeAdmin(InstructedOnly[Regrade]):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Regrade | None = None) -> bool:
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(InstructedOnly[Invitation]):
+    """Invitations are made from the roster page; here they are read, and pending ones withdrawn
+    (an address mistyped in a roster: its link stops working; upload the corrected line again)."""
+
+    list_display = ("username", "email", "course", "section", "sent_at", "expires_at", "accepted_at", "accepted_by")
+    list_filter = (("course", RelatedOnly),)
+    search_fields = ("username", "email", "name")
+    readonly_fields = tuple(field.name for field in Invitation._meta.fields if field.name != "id")
+    actions = ("withdraw",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
+        return False
+
+    @admin.action(description="Withdraw the chosen pending invitations (their links stop working)")
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[Invitation]) -> None:
+        now = timezone.now()
+        withdrawn = queryset.filter(accepted_at__isnull=True, expires_at__gt=now).update(expires_at=now)
+        self.message_user(request, f"Withdrew {withdrawn} invitation(s).")
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        # Withdrawing is changing the course's roster: its instructors and the site's staff.
+        actions = super().get_actions(request)
+        if not (signed_in(request).is_superuser or Course.instructed_by(signed_in(request)).exists()):
+            actions.pop("withdraw", None)
+        return actions
+
+
+@admin.register(RosterUpload)
+class RosterUploadAdmin(InstructedOnly[RosterUpload]):
+    """Roster uploads are made and resumed on the roster page; here they are a log to read."""
+
+    list_display = ("course", "uploaded_by", "created_at", "status", "done", "total", "invited", "accounts_made")
+    list_filter = (("course", RelatedOnly), "status")
+    exclude = ("rows",)  # the roster's lines: names and addresses, read on the roster page
+    readonly_fields = ("course", "uploaded_by", "created_at", "updated_at", "status", "done", "total", "error")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: RosterUpload | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: RosterUpload | None = None) -> bool:
         return False

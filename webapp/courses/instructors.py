@@ -33,6 +33,8 @@ PERMISSIONS = (
     ("courses", "add_override"),
     ("courses", "view_override"),
     ("courses", "view_regrade"),
+    ("courses", "view_invitation"),
+    ("courses", "view_rosterupload"),
     ("catalog", "view_problem"),
 )
 # What creating courses adds (the new course is then taught, by the teaching group's permissions).

@@ -631,6 +631,10 @@ class Regrade(models.Model):
 
     @classmethod
     def too_many(cls, course: Course) -> bool:
+        """Whether the course has asked for its most in the window. Called in the transaction
+        that starts the next one, with the course's row locked, so that requests sent at once
+        are counted one after the other."""
+        Course.objects.select_for_update().filter(pk=course.pk).first()
         since = timezone.now() - cls.WINDOW
         return cls.objects.filter(course=course, requested_at__gte=since).count() >= cls.MAX_PER_WINDOW
 
@@ -652,11 +656,15 @@ class Regrade(models.Model):
             scope = f"{assignment.title}: submission #{submission.pk} of {submission.user.username}"
         else:
             problems = [problem] if problem is not None else list(assignment.problems.all())
-            students = course.memberships.filter(role=Membership.Role.STUDENT).values("user_id")
+            # What the course may read (from the release and from the day each student joined),
+            # of this assignment: practice before either is not the course's to grade again.
             chosen = (
-                Submission.objects.filter(problem__in=problems, user__in=students, kind=Submission.Kind.SUBMIT)
-                .annotate(hand_in_time=Coalesce("handed_in_at", "created_at"))
-                .filter(hand_in_time__gte=assignment.release_at)
+                course.student_work()
+                .filter(problem__in=problems, kind=Submission.Kind.SUBMIT)
+                .filter(
+                    Q(handed_in_at__gte=assignment.release_at)
+                    | Q(handed_in_at=None, created_at__gte=assignment.release_at)
+                )
             )
             scope = f"{assignment.title}: {problem.title}" if problem is not None else assignment.title
         # Graded or failed, not cancelled: a Submit the student withdrew is not theirs to count.
@@ -689,10 +697,16 @@ RESEND_AFTER = timedelta(minutes=10)  # per invitation
 RESENDS_PER_HOUR = 50  # per course
 INVITATION_DAYS = 14
 ROSTER_BATCH = 100  # rows per transaction: each is a short write, so nobody else waits long
-UPLOAD_STALLED_AFTER = timedelta(minutes=2)  # a running upload silent this long may be resumed
+# An unfinished upload silent this long may be resumed: well above a batch's worst case (100
+# emails through a slow relay, each up to its 10 s timeout), so a live run is never taken for a
+# stalled one and run twice; and an upload no worker has taken for as long is resumed too.
+UPLOAD_STALLED_AFTER = timedelta(minutes=30)
 
 
 def refuse_too_many_joins(user: User) -> None:
+    """Called in the transaction that makes the membership: the person's row is locked, so
+    joins sent at once are counted one after the other."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
     since = timezone.now() - timedelta(hours=1)
     if Membership.objects.filter(user=user, joined_at__gte=since).count() >= JOINS_PER_HOUR:
         raise RateLimited(f"You joined {JOINS_PER_HOUR} courses in the last hour; try again in an hour.")
@@ -913,7 +927,7 @@ class RosterUpload(models.Model):
         return f"roster of {self.total} for {self.course} ({self.status})"
 
     def is_stalled(self, now: datetime) -> bool:
-        return self.status == self.Status.RUNNING and self.updated_at < now - UPLOAD_STALLED_AFTER
+        return self.status in self.UNFINISHED and self.updated_at < now - UPLOAD_STALLED_AFTER
 
     @property
     def may_resume(self) -> bool:
@@ -953,7 +967,7 @@ class RosterUpload(models.Model):
         from webapp.courses.tasks import enrol_roster
 
         now = timezone.now()
-        stalled = Q(status=self.Status.RUNNING, updated_at__lt=now - UPLOAD_STALLED_AFTER)
+        stalled = Q(status__in=self.UNFINISHED, updated_at__lt=now - UPLOAD_STALLED_AFTER)
         with transaction.atomic():
             moved = (
                 RosterUpload.objects.filter(pk=self.pk)

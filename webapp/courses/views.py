@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,6 +30,7 @@ from webapp.courses.models import (
     Course,
     Invitation,
     InvitationUnusable,
+    Membership,
     ProblemScore,
     RateLimited,
     Regrade,
@@ -72,7 +74,8 @@ def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> H
     found = get_object_or_404(course.visible_assignments(request.user, timezone.now()), slug=assignment)
     student = request.user
     if request.GET.get("student") and course.is_staff(request.user):  # staff read a student's standing
-        member = course.memberships.filter(user__username=request.GET["student"]).select_related("user").first()
+        students = course.memberships.filter(role=Membership.Role.STUDENT)  # not a colleague's
+        member = students.filter(user__username=request.GET["student"]).select_related("user").first()
         if member is None:
             raise Http404("No such student in this course.")
         student = member.user
@@ -167,7 +170,11 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
     submission = None
     if request.POST.get("submission"):
         submission = course_submission(course, request.POST["submission"])
-    if Regrade.too_many(course):
+    with transaction.atomic():
+        refused = Regrade.too_many(course)
+        if not refused:
+            started = Regrade.start(assignment, request.user, problem=problem, submission=submission)
+    if refused:
         message = (
             f"This course has asked for {Regrade.MAX_PER_WINDOW} regrades in the last "
             f"{Regrade.WINDOW.seconds // 60} minutes: wait for them to finish, then ask again."
@@ -176,7 +183,6 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
             return JsonResponse({"error": message}, status=429)
         back = {"back_url": reverse("courses:gradebook", args=(course.slug,)), "back_label": "Back to the gradebook"}
         return render(request, "courses/refused.html", {"course": course, "message": message, **back}, status=429)
-    started = Regrade.start(assignment, request.user, problem=problem, submission=submission)
     if "application/json" in request.headers.get("Accept", ""):
         ended, total = started.progress()
         return JsonResponse({"id": started.pk, "scope": started.scope, "ended": ended, "total": total}, status=202)

@@ -64,6 +64,7 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
                 )
             link = CourseLink.objects.create(context=context, course=new_course(claims.context_title))
         platform_account, account = account_for(deployment, claims.person)
+        platform_account.contexts.add(context)
         first_launch(platform_account)
         place_in_course(link.course, account, role)
         # An instructor adds the course's assignments in the admin; another role takes that back.

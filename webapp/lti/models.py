@@ -6,6 +6,7 @@ item its scores go to), what was last sent there, and the short-lived state of l
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -15,6 +16,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from webapp.courses.models import Assignment, Course, Membership
+
+if TYPE_CHECKING:
+    from lti_tool.models import LtiContext
 
 
 class LaunchValue(models.Model):
@@ -96,7 +100,14 @@ class PlatformAccount(models.Model):
 
     deployment = models.ForeignKey("lti_tool.LtiDeployment", on_delete=models.CASCADE, related_name="accounts")
     sub = models.CharField(max_length=255)
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="platform_account")
+    # One account a key, made by a launch; an account from before accounts were keyed on the
+    # deployment may stand for several deployments of its registration (migration 0006).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="platform_accounts")
+    # The platform's courses this person arrived through (a launch, or a Names and Roles
+    # roster): the only ones that learn their points (``AssignmentLink.for_student``).
+    contexts: models.ManyToManyField[LtiContext, Any] = models.ManyToManyField(
+        "lti_tool.LtiContext", blank=True, related_name="platform_accounts"
+    )
     gave_staff = models.BooleanField(default=False)
     gave_creation = models.BooleanField(default=False)
     # Launches of this account in the current minute (``launch_window_at``): a rate limit.
@@ -105,7 +116,10 @@ class PlatformAccount(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = (models.UniqueConstraint(fields=("deployment", "sub"), name="one_account_per_deployment_sub"),)
+        constraints = (
+            models.UniqueConstraint(fields=("deployment", "sub"), name="one_account_per_deployment_sub"),
+            models.UniqueConstraint(fields=("deployment", "user"), name="one_key_per_deployment_account"),
+        )
 
     def __str__(self) -> str:
         return f"{self.sub} of {self.deployment}"
@@ -166,12 +180,13 @@ class AssignmentLink(models.Model):
     @classmethod
     def for_student(cls, user_id: int) -> models.QuerySet[AssignmentLink]:
         """The links a student's points may be sent through: those of assignments of courses
-        they are a student of, from a deployment that they came from (a platform learns only
-        about members of the linked course, under the ``sub`` it gave them)."""
+        they are a student of, in a platform course they came from themselves (a launch or its
+        roster): a platform learns only about members of the linked course, under the ``sub``
+        it gave them, never about someone who joined the same course here some other way."""
         return cls.objects.filter(
             assignment__course__memberships__user_id=user_id,
             assignment__course__memberships__role=Membership.Role.STUDENT,
-            resource_link__context__deployment__accounts__user_id=user_id,
+            resource_link__context__platform_accounts__user_id=user_id,
         ).distinct()
 
 

@@ -188,7 +188,7 @@ def sync_roster(link: CourseLink) -> RosterSync:
     seen = 0
     for page in tool.roster_pages(deployment.registration, context.memberships_url):
         for member in page[: MAX_ROSTER_MEMBERS - seen]:
-            sync_member(link.course, deployment, member, result)
+            sync_member(link, member, result)
         seen += len(page)
         if seen >= MAX_ROSTER_MEMBERS:
             logger.warning("LTI roster of %s cut at %s members", context, MAX_ROSTER_MEMBERS)
@@ -196,7 +196,8 @@ def sync_roster(link: CourseLink) -> RosterSync:
     return result
 
 
-def sync_member(course: Course, deployment: LtiDeployment, member: dict[str, Any], result: RosterSync) -> None:
+def sync_member(link: CourseLink, member: dict[str, Any], result: RosterSync) -> None:
+    course, deployment = link.course, link.context.deployment
     try:
         person = PersonClaims.read(member, sub_key="user_id", roles_key="roles")
     except LaunchRefused:
@@ -208,6 +209,7 @@ def sync_member(course: Course, deployment: LtiDeployment, member: dict[str, Any
         return
     with transaction.atomic():
         platform_account, account = account_for(deployment, person)
+        platform_account.contexts.add(link.context)
         before = Membership.objects.filter(course=course, user=account).values_list("role", flat=True).first()
         place_in_course(course, account, role)
         settle_admin_access(platform_account)

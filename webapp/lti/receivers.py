@@ -60,7 +60,8 @@ def queue_course_scores(assignment_id: int) -> None:
     students = Membership.objects.filter(
         course__assignments=assignment_id,
         role=Membership.Role.STUDENT,
-        user__platform_account__deployment__contexts__resource_links__assignment_link__assignment=assignment_id,
+        # Came from a platform course this assignment is linked in (``AssignmentLink.for_student``).
+        user__platform_accounts__contexts__resource_links__assignment_link__assignment=assignment_id,
     ).values_list("user_id", flat=True)
     for user_id in students.distinct():
         queue_scores(user_id, [assignment_id])
