@@ -284,7 +284,8 @@ def solution_access(user: User | AnonymousUser, problem: Problem, progress: Prog
     if progress.solved_at is not None:
         return SolutionAccess(shown=True, may_reveal=True)
     hiding = open_assignments_hiding_solution(user, problem, now)
-    if hiding:
-        until = max(hiding, key=lambda assignment: assignment.due_for(user))  # type: ignore[arg-type]
-        return SolutionAccess(shown=False, may_reveal=False, hidden_until=until.due_for(user), hidden_by=until)  # type: ignore[arg-type]
+    if hiding and isinstance(user, User):
+        student = user
+        last = max(hiding, key=lambda assignment: assignment.due_for(student))
+        return SolutionAccess(shown=False, may_reveal=False, hidden_until=last.due_for(student), hidden_by=last)
     return SolutionAccess(shown=progress.solution_viewed_at is not None, may_reveal=True)
