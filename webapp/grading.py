@@ -9,13 +9,47 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.autograde import AutogradeUsageError, Graded, autograde, one_line, summary_table
 from grader.pools import PoolKind, close_pools, sandbox_pool, unenforced_limits
-from grader.problem import Problem, ProblemError, all_problems, load_problem, problems_dir, solutions_dir
+from grader.problem import (
+    DEVICES,
+    DIFFICULTIES,
+    SECTIONS,
+    Problem,
+    ProblemError,
+    all_problems,
+    load_problem,
+    problems_dir,
+    solutions_dir,
+)
+from grader.source import SubmissionInputError, read_submission
+from grader.spreadsheet import spreadsheet_row
+from grader.verdicts import Verdict
 
 # Warm sandboxes per device (and per kind: code, or a notebook with its kernel), one pool each
 # per worker process (``grader.pools``): a submission never waits for `import jax` in its
 # sandbox. Created by the first grading of its kind (or by `warm_up`).
-__all__ = ["close_pools", "unenforced_limits"]  # for the worker command and the server
+
+# What the site uses of the grader, re-exported: its models, views and commands reach the
+# grader here and nowhere else (pyproject.toml's import contract); the pools' close and the
+# limits' check are for the worker command and the server.
+__all__ = [
+    "DEVICES",
+    "DIFFICULTIES",
+    "SECTIONS",
+    "AutogradeUsageError",
+    "Graded",
+    "Problem",
+    "SubmissionInputError",
+    "Verdict",
+    "autograde",
+    "close_pools",
+    "one_line",
+    "read_submission",
+    "spreadsheet_row",
+    "summary_table",
+    "unenforced_limits",
+]
 
 # The name a workspace's code is graded under: its tracebacks and syntax errors say
 # 'File "solution.py", line 4', which the result links to that line of the editor.

@@ -4,11 +4,11 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 
-from grader.problem import DEVICES, DIFFICULTIES, SECTIONS
 from webapp.catalog.markdown import highlighted_python, render_markdown
+from webapp.grading import DEVICES, DIFFICULTIES, SECTIONS
 
 if TYPE_CHECKING:
-    from grader.problem import Problem as NotebookProblem
+    from webapp.grading import Problem as NotebookProblem
 
 
 # The catalog as a course: the grader's sections in teaching order, each gathering the notebook

@@ -5,7 +5,6 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from grader.problem import DIFFICULTIES
 from webapp import access, grading
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import COURSE, MORE, PROBLEM_ORDER, Problem
@@ -34,7 +33,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
     if query:
         problems = problems.filter(Q(title__icontains=query) | Q(slug__icontains=query) | Q(category__icontains=query))
     difficulty = request.GET.get("difficulty", "")
-    if difficulty in DIFFICULTIES:
+    if difficulty in grading.DIFFICULTIES:
         problems = problems.filter(difficulty=difficulty)
     everything = list(problems)
     tags = sorted({tag for problem in everything for tag in problem.tags})
@@ -70,7 +69,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
         "groups": groups,
         "query": query,
         "difficulty": difficulty,
-        "difficulties": DIFFICULTIES,
+        "difficulties": grading.DIFFICULTIES,
         "tag": tag,
         "tags": tags,
         "section": section,

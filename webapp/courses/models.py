@@ -29,8 +29,8 @@ from django.db.models import Exists, F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce, Lower
 from django.utils import timezone
 
-from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
+from webapp.grading import spreadsheet_row
 from webapp.submissions.models import Progress, Submission
 
 

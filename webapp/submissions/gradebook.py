@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 from typing import TextIO
 
-from grader.spreadsheet import spreadsheet_row
 from webapp.catalog.models import Problem
+from webapp.grading import spreadsheet_row
 from webapp.submissions.models import gradebook
 
 

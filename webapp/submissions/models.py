@@ -23,9 +23,9 @@ from django.utils import dateformat, timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from grader.verdicts import Verdict
 from webapp import grading
 from webapp.catalog.models import Problem
+from webapp.grading import Verdict
 from webapp.submissions import liveness
 from webapp.submissions.signals import graded
 from webapp.submissions.tasks import grade

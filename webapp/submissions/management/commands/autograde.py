@@ -30,7 +30,7 @@ from webapp.notebook_identity import notebook_identity_matches
 from webapp.submissions.models import Submission
 
 if TYPE_CHECKING:
-    from grader.autograde import Graded
+    from webapp.grading import Graded
 
 TRUST_UNSIGNED_HELP = (
     "with --student-from metadata, also believe a grader.student that carries no signature of this "
@@ -91,7 +91,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, files: list[str], problem: str, **options: Any) -> None:
-        from grader.autograde import AutogradeUsageError, autograde, summary_table
+        from webapp.grading import AutogradeUsageError, autograde, summary_table
 
         catalog_problem = Problem.objects.filter(slug=problem).first()
         if catalog_problem is None:
@@ -273,7 +273,7 @@ def find_assignment(name: str, problem: Problem) -> Assignment:
 
 def read_handed_in(path: str) -> HandedIn:
     """A graded file's code and notebook as recorded; an unreadable one (its verdict says so) has none."""
-    from grader.source import SubmissionInputError, read_submission
+    from webapp.grading import SubmissionInputError, read_submission
 
     try:
         source = read_submission(Path(path))
@@ -286,6 +286,6 @@ def read_handed_in(path: str) -> HandedIn:
 
 def _shown(path: str) -> str:
     """A file's path as the staff's terminal shows it: the student may have chosen its name."""
-    from grader.autograde import one_line
+    from webapp.grading import one_line
 
     return one_line(path)
