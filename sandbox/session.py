@@ -343,14 +343,6 @@ class SandboxSession:
     def _deadline(self, seconds: float) -> float:
         return min(time.monotonic() + seconds, self.wall_deadline)
 
-    def time_out(self) -> SandboxTimeout:
-        """Kill the sandbox for running out of time; the error to raise."""
-        return self._time_out()
-
-    def crashed(self) -> SandboxError:
-        """Kill the sandbox, which stopped answering; the error that says why."""
-        return self._crashed()
-
     def output_exceeded(self) -> SandboxError:
         """Kill the sandbox for printing more than its output limit; the error to raise."""
         self.killed_for_output = True

@@ -394,9 +394,6 @@ class Assignment(models.Model):
         if self.slug in self.RESERVED_SLUGS:
             raise ValidationError({"slug": f"{self.slug!r} names one of the course's own pages; choose another."})
 
-    def is_released(self, now: datetime) -> bool:
-        return now >= self.release_at
-
     def due_for(self, user: User) -> datetime:
         """The due time for one student: theirs if they were given an extension."""
         extension = self.extensions.filter(user=user).first()
