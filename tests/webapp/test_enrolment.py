@@ -248,6 +248,16 @@ def test_a_resend_is_limited_and_replaces_the_link(client, course, instructor, m
     assert len(mailoutbox) == 2 and second != first
     assert Client().get(first).status_code == 410  # the old link stops working
     assert Client().get(second).status_code == 200
+    # One still waiting in a running roster's batch is not resent: that batch's email would
+    # carry a link the resend had already replaced.
+    upload_running = RosterUpload.objects.create(course=course, status=RosterUpload.Status.RUNNING)
+    waiting = Invitation.objects.create(
+        course=course, upload=upload_running, username="later", email="later@school.example",
+        expires_at=timezone.now() + timedelta(days=14),
+    )  # fmt: skip
+    refused = client.post(f"/courses/jax-101/roster/invitations/{waiting.pk}/resend/")
+    assert refused.status_code == 409 and "still being sent with its roster" in refused.content.decode()
+    assert len(mailoutbox) == 2
 
 
 def test_roster_uploads_are_limited_per_course_and_one_at_a_time(client, course, instructor, mailoutbox):
