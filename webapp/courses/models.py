@@ -840,8 +840,8 @@ class Invitation(models.Model):
         now = timezone.now()
         if self.accepted_at is not None:
             raise InvitationUnusable(f"{self.username}'s invitation was accepted already.")
-        sending = RosterUpload.objects.filter(pk=self.upload_id, status__in=RosterUpload.UNFINISHED)
-        if self.sent_at is None and self.upload_id is not None and sending.exists():
+        sending = RosterUpload.objects.filter(invitations=self, status__in=RosterUpload.UNFINISHED)
+        if self.sent_at is None and sending.exists():
             # Its roster's run is about to email it: a new link now would make that email's dead.
             raise InvitationUnusable(f"{self.username}'s invitation is still being sent with its roster.")
         resent = Invitation.objects.filter(course=self.course_id, sends__gt=1, sent_at__gte=now - timedelta(hours=1))
