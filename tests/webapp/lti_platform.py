@@ -74,6 +74,32 @@ class LaunchPlan:
     signing_key: JWK | None  # another key than the platform's, for a forged signature
 
 
+@contextmanager
+def served(host: str, on_request: Callable[[BaseHTTPRequestHandler, str], None]) -> Iterator[ThreadingHTTPServer]:
+    """An HTTP server on ``host`` (a loopback address) and a free port, in a thread of its own,
+    that hands each GET and POST to ``on_request``; stopped when the block ends."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            on_request(self, "GET")
+
+        def do_POST(self) -> None:
+            on_request(self, "POST")
+
+    server = ThreadingHTTPServer((host, 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
 @dataclass
 class Platform:
     """One platform, as ``flavour`` ("canvas" or "moodle") shapes its launches."""
@@ -141,27 +167,8 @@ class Platform:
 
     @contextmanager
     def serving(self) -> Iterator[Platform]:
-        platform = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                platform.handle(self, "GET")
-
-            def do_POST(self) -> None:
-                platform.handle(self, "POST")
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        thread.start()
-        try:
+        with served("127.0.0.1", self.handle) as self.server:
             yield self
-        finally:
-            self.server.shutdown()
-            self.server.server_close()
-            thread.join(timeout=5)
 
     def register(self, *, active: bool = True) -> LtiRegistration:
         """The platform as the site's administrator registers it in the admin."""
@@ -522,37 +529,19 @@ class InternalService:
     def host(self) -> str:
         return self.base_url.removeprefix("http://")
 
+    def record(self, request: BaseHTTPRequestHandler, method: str) -> None:
+        self.requests.append(
+            {"method": method, "path": request.path, "authorization": request.headers.get("Authorization", "")}
+        )
+        status, headers, payload = self.answer
+        request.send_response(status)
+        for name, value in headers.items():
+            request.send_header(name, value)
+        request.send_header("Content-Length", str(len(payload)))
+        request.end_headers()
+        request.wfile.write(payload)
+
     @contextmanager
     def serving(self) -> Iterator[InternalService]:
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def record(self) -> None:
-                seen = {
-                    "method": self.command,
-                    "path": self.path,
-                    "authorization": self.headers.get("Authorization", ""),
-                }
-                service.requests.append(seen)
-                status, headers, payload = service.answer
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            do_GET = do_POST = record
-
-        self.server = ThreadingHTTPServer(("127.0.0.2", 0), Handler)
-        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        thread.start()
-        try:
+        with served("127.0.0.2", self.record) as self.server:
             yield self
-        finally:
-            self.server.shutdown()
-            self.server.server_close()
-            thread.join(timeout=5)

@@ -71,6 +71,24 @@ class InstructedOnly(admin.ModelAdmin[M], Generic[M]):
         return tuple(super().get_autocomplete_fields(request)) if signed_in(request).is_superuser else ()
 
 
+class KeptRecord(InstructedOnly[M], Generic[M]):
+    """A record of who decided what: read here, never changed or deleted (its rows are kept
+    whatever they point at; see the models)."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MadeElsewhere(KeptRecord[M], Generic[M]):
+    """A record that the site's pages make (the gradebook, the roster page): a log to read here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
 class MembershipInline(admin.TabularInline[Membership, Course]):
     """Members are enrolled from the roster page (CSV, invite link); here their role and section
     change. The site's superusers may add anyone, instructors included."""
@@ -134,7 +152,7 @@ class ExtensionAdmin(InstructedOnly[Extension]):
 
 
 @admin.register(Override)
-class OverrideAdmin(InstructedOnly[Override]):
+class OverrideAdmin(KeptRecord[Override]):
     """Overrides are a log: made with a reason, never changed or deleted (a new one replaces it)."""
 
     course_path = "item__assignment__course"
@@ -144,36 +162,21 @@ class OverrideAdmin(InstructedOnly[Override]):
     autocomplete_fields = ("user",)
     readonly_fields = ("created_by", "created_at")
 
-    def has_change_permission(self, request: HttpRequest, obj: Override | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Override | None = None) -> bool:
-        return False
-
     def save_model(self, request: HttpRequest, obj: Override, form: Any, change: bool) -> None:
         obj.created_by = signed_in(request)
         super().save_model(request, obj, form, change)
 
 
 @admin.register(Regrade)
-class RegradeAdmin(InstructedOnly[Regrade]):
+class RegradeAdmin(MadeElsewhere[Regrade]):
     """Regrades are asked for on the gradebook page; here they are a log to read."""
 
     list_display = ("scope", "course", "requested_by", "requested_at")
     list_filter = (("course", RelatedOnly),)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Regrade | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Regrade | None = None) -> bool:
-        return False
-
 
 @admin.register(Invitation)
-class InvitationAdmin(InstructedOnly[Invitation]):
+class InvitationAdmin(MadeElsewhere[Invitation]):
     """Invitations are made from the roster page; here they are read, and pending ones withdrawn
     (an address mistyped in a roster: its link stops working; upload the corrected line again)."""
 
@@ -182,15 +185,6 @@ class InvitationAdmin(InstructedOnly[Invitation]):
     search_fields = ("username", "email", "name")
     readonly_fields = tuple(field.name for field in Invitation._meta.fields if field.name != "id")
     actions = ("withdraw",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
-        return False
 
     @admin.action(description="Withdraw the chosen pending invitations (their links stop working)")
     def withdraw(self, request: HttpRequest, queryset: QuerySet[Invitation]) -> None:
@@ -207,19 +201,10 @@ class InvitationAdmin(InstructedOnly[Invitation]):
 
 
 @admin.register(RosterUpload)
-class RosterUploadAdmin(InstructedOnly[RosterUpload]):
+class RosterUploadAdmin(MadeElsewhere[RosterUpload]):
     """Roster uploads are made and resumed on the roster page; here they are a log to read."""
 
     list_display = ("course", "uploaded_by", "created_at", "status", "done", "total", "invited", "accounts_made")
     list_filter = (("course", RelatedOnly), "status")
     exclude = ("rows",)  # the roster's lines: names and addresses, read on the roster page
     readonly_fields = ("course", "uploaded_by", "created_at", "updated_at", "status", "done", "total", "error")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: RosterUpload | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: RosterUpload | None = None) -> bool:
-        return False
