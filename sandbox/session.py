@@ -28,9 +28,10 @@ from sandbox.forkserver import ForkedProcess, ForkServer, ForkServerError
 
 # The kernel counts CPU time in ticks and, on a busy host, sends SIGXCPU when the CPU time
 # measured afterwards is under the limit: a few percent (1.91 s for a 2 s limit, seen here),
-# more than 5 % with four processes to a core. A breach is told within this fraction; a
-# submission that sends itself SIGXCPU well before its limit is not.
-CPU_LIMIT_TOLERANCE = 0.15
+# more than 5 % with four processes to a core, and more than 15 % of a 4 s limit while both
+# lanes of `make test` loaded this 2-core machine. A breach is told within this fraction; a
+# submission that sends itself SIGXCPU before half its limit is not (a crash, as it is).
+CPU_LIMIT_TOLERANCE = 0.5
 # How long the runtime may take to import JAX and say it is ready, on a slow or busy host.
 STARTUP_SECONDS = 120.0
 
