@@ -37,8 +37,8 @@ import nbformat
 from grader.harness import grade_submission
 from grader.problem import REPO_ROOT, load_problem
 from grader.source import read_submission
-from sandbox.backends import get_backend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import get_backend
+from sandbox.host.pool import SandboxPool
 
 SLUG = "aot_compiled_sum"
 SOLUTIONS = REPO_ROOT / "solutions" / SLUG

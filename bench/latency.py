@@ -27,9 +27,9 @@ from grader import harness
 from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import load_problem
 from grader.source import read_submission
-from sandbox.backends import get_backend
-from sandbox.pool import SandboxPool
-from sandbox.session import SandboxSession
+from sandbox.host.backends import get_backend
+from sandbox.host.pool import SandboxPool
+from sandbox.host.session import SandboxSession
 
 HARNESS_COMPILE_EVENTS = (
     "/jax/core/compile/jaxpr_trace_duration",

@@ -38,8 +38,8 @@ from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import Problem, load_problem, problems_dir
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
-from sandbox.backends import get_backend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import get_backend
+from sandbox.host.pool import SandboxPool
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BEGIN, END = "<!-- submit-all: begin -->", "<!-- submit-all: end -->"

@@ -20,9 +20,9 @@ from pathlib import Path
 from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import Problem, load_problem, problems_dir
 from grader.source import read_submission
-from sandbox.backends import Backend, get_backend
-from sandbox.pool import SandboxPool
-from sandbox.session import SandboxSession
+from sandbox.host.backends import Backend, get_backend
+from sandbox.host.pool import SandboxPool
+from sandbox.host.session import SandboxSession
 
 
 def time_grading(

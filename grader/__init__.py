@@ -5,19 +5,15 @@ The public API for test authors and for the web app. Hidden tests use the fixtur
 and the assertions below. This package never imports Django.
 
 Names are imported on first use, so that ``python -m grader`` can start a sandbox (which
-imports JAX on its side) before this process pays for importing JAX itself.
+imports JAX on its side) before this process pays for importing JAX itself. Importing the
+package, or a vocabulary such as ``grader.verdicts``, changes nothing in the process; the
+harness sets the XLA flags it compiles with (``grader.harness``).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
-
-from sandbox import grading_xla_flags
-
-# Set before this process's JAX starts its backend: the harness compiles as the sandboxes do.
-os.environ["XLA_FLAGS"] = grading_xla_flags(os.environ.get("XLA_FLAGS", ""))
 
 if TYPE_CHECKING:
     from grader.assertions import (

@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
-from sandbox.session import SandboxSession
+from sandbox.host.backends import BACKENDS, BackendUnavailable, get_backend
+from sandbox.host.session import SandboxSession
 
 EXIT_ACCEPTED, EXIT_NOT_ACCEPTED, EXIT_USAGE = 0, 1, 2
 

@@ -43,9 +43,15 @@ from grader.report import Report, TestResult
 from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict, worst
-from sandbox.backends import Backend, SandboxLimits, get_backend
-from sandbox.notebook import CellFailed, NotebookBroken
-from sandbox.session import SandboxSession
+from sandbox import grading_xla_flags
+
+# The harness compiles as the sandboxes do. Importing JAX does not start its backend (the first
+# computation does), so flags set here, on import of the harness, still hold; set by the one
+# module that computes with JAX on the host, rather than by importing the grader's vocabulary.
+os.environ["XLA_FLAGS"] = grading_xla_flags(os.environ.get("XLA_FLAGS", ""))
+from sandbox.host.backends import Backend, SandboxLimits, get_backend
+from sandbox.host.notebook import CellFailed, NotebookBroken
+from sandbox.host.session import SandboxSession
 
 VISIBLE_TESTS_FILE = "test_visible.py"
 

@@ -20,7 +20,7 @@ from grader.reference import ReferenceSolution
 from grader.report import TestResult
 from grader.strategies import meeting_only, pick_shapes_with, shapes_not_met
 from grader.verdicts import Verdict
-from sandbox.session import (
+from sandbox.host.session import (
     SandboxError,
     SandboxMemoryExceeded,
     SandboxOutputExceeded,

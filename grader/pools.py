@@ -13,9 +13,9 @@ import os
 import threading
 from dataclasses import dataclass
 
-from sandbox import cgroups
-from sandbox.backends import get_backend
-from sandbox.pool import SandboxPool
+from sandbox.host import cgroups
+from sandbox.host.backends import get_backend
+from sandbox.host.pool import SandboxPool
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 import nbformat
 
-from sandbox.backends import SandboxLimits
+from sandbox.host.backends import SandboxLimits
 from sandbox.protocol import MAX_CPU_DEVICES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

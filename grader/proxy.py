@@ -26,8 +26,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sandbox import protocol
-from sandbox.notebook import NotebookRun, cells_to_run, take_run
-from sandbox.session import SandboxError, SandboxSession
+from sandbox.host.notebook import NotebookRun, cells_to_run, take_run
+from sandbox.host.session import SandboxError, SandboxSession
 
 # Durations the sandbox reports are believed up to this many seconds (far above any limit),
 # so that no sum of them can overflow to infinity.

@@ -113,7 +113,7 @@ def rebuilt_notebook(handed_in: Any) -> Any:
     import nbformat
 
     from sandbox.cell_outputs import OutputBudget, clean_outputs, execution_count
-    from sandbox.notebook import cell_tags
+    from sandbox.host.notebook import cell_tags
 
     rebuilt = nbformat.v4.new_notebook()
     grader_block = handed_in.get("metadata", {}).get("grader") if isinstance(handed_in.get("metadata"), dict) else None
@@ -142,7 +142,7 @@ def rebuilt_notebook(handed_in: Any) -> Any:
 
 def student_code(notebook: Any) -> str:
     """The code of a notebook's cells that run when it is graded (not its test cells)."""
-    from sandbox.notebook import cells_to_run
+    from sandbox.host.notebook import cells_to_run
 
     pieces = []
     for index in cells_to_run(notebook):

@@ -39,8 +39,8 @@ from grader.report import Report, TestResult
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from grader.workers import worker_context
-from sandbox.backends import get_backend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import get_backend
+from sandbox.host.pool import SandboxPool
 
 # "# expect: VERDICT", or "VERDICT or VERDICT" where which of two limits a solution breaks
 # first depends on the machine (memory reclaimed near the limit can outlast the time limit).

@@ -1,9 +1,10 @@
-"""Running untrusted submissions: backends, the channel protocol and the in-sandbox runtime.
+"""Running untrusted submissions: the host's side, what runs inside, and the wire between.
 
-This package imports neither Django nor the grader. What runs inside a sandbox is the
-``sandbox.inside`` package, which no host module imports; the two sides share the wire's
-vocabulary (``sandbox.protocol``, ``sandbox.cell_outputs``) and ``sandbox.stages``. The
-package is mounted read-only into every sandbox.
+This package imports neither Django nor the grader. ``sandbox.host`` starts and keeps
+sandboxes; ``sandbox.inside`` is what runs in one. Neither imports the other (pyproject.toml's
+contracts): they share the wire's vocabulary here (``sandbox.protocol``,
+``sandbox.cell_outputs``, ``sandbox.stages``). The package is mounted read-only into every
+sandbox.
 """
 
 # XLA:CPU's newer fusion emitters take about half as long again to compile the small programs

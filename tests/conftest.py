@@ -13,7 +13,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sandbox import protocol
-from sandbox.session import SandboxSession
+from sandbox.host.session import SandboxSession
 
 STATEMENT = """
 ## Why this matters

@@ -1,6 +1,6 @@
 """Inside the fork server's sandbox: import JAX once, then fork one single-use runtime per submission.
 
-The host's side is ``sandbox.forkserver``. Each child serves one submission as
+The host's side is ``sandbox.host.forkserver``. Each child serves one submission as
 ``runtime.serve_one`` does, in namespaces of its own; between two of them every other process
 of the sandbox is killed and its scratch directories emptied.
 """

@@ -18,8 +18,8 @@ from grader.harness import grade_submission
 from grader.problem import REPO_ROOT, Problem, load_problem
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict
-from sandbox.backends import BwrapBackend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import BwrapBackend
+from sandbox.host.pool import SandboxPool
 from tests.conftest import sandbox_processes
 
 pytestmark = pytest.mark.slow  # some 60 submissions, each graded in sandboxes of its own and from a pool

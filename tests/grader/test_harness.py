@@ -18,7 +18,7 @@ from grader.source import SubmissionSource
 from grader.strategies import shape_pool
 from grader.verdicts import Verdict
 from sandbox import GRADING_XLA_FLAGS
-from sandbox.backends import BwrapBackend
+from sandbox.host.backends import BwrapBackend
 
 HIDDEN = """
 import jax.numpy as jnp
@@ -345,13 +345,36 @@ def test_a_sandbox_that_dies_during_the_visible_tests_keeps_its_verdict(doubling
 
 
 def test_the_harness_compiles_with_the_sandboxes_xla_flags(monkeypatch):
-    # Set on import of the grader, before JAX starts its backend, and added to an operator's own.
+    # Set on import of the harness, before JAX starts its backend, and added to an operator's own.
     monkeypatch.setenv("XLA_FLAGS", "--xla_dump_hlo_as_text")
     import_and_print = "import grader.harness, os; print(os.environ['XLA_FLAGS'])"
     flags = subprocess.run(
         [sys.executable, "-c", import_and_print], capture_output=True, text=True, check=True, cwd=REPO_ROOT
     ).stdout.split()
     assert flags == ["--xla_dump_hlo_as_text", *GRADING_XLA_FLAGS]
+
+
+def test_importing_the_graders_vocabulary_leaves_the_process_as_it_was(monkeypatch):
+    # The web process imports verdicts, problems and sources; none of them may rewrite its flags.
+    monkeypatch.setenv("XLA_FLAGS", "--xla_dump_hlo_as_text")
+    script = (
+        "import os, grader, grader.verdicts, grader.problem, grader.source, grader.autograde\n"
+        "print(os.environ['XLA_FLAGS'])"
+    )
+    flags = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    ).stdout.split()
+    assert flags == ["--xla_dump_hlo_as_text"]
+
+
+def test_importing_the_harness_starts_no_jax_backend():
+    # The flags above are set after `import jax` in the harness: they hold only while no backend
+    # has started by the end of its import.
+    script = "import grader.harness\nfrom jax._src import xla_bridge\nprint(len(xla_bridge._backends))"
+    started = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    ).stdout.strip()
+    assert started == "0"
 
 
 def test_grading_processes_share_one_private_hypothesis_cache_and_leave_none_of_their_own(tmp_path, monkeypatch):

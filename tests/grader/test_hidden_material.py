@@ -13,7 +13,7 @@ from grader.harness import grade_submission
 from grader.problem import load_problem
 from grader.source import SubmissionSource
 from grader.verdicts import Verdict
-from sandbox.backends import BwrapBackend
+from sandbox.host.backends import BwrapBackend
 
 HIDDEN_CODE, HIDDEN_VALUE = "HIDDEN-CANARY-CODE", "4242.5"
 

@@ -14,8 +14,8 @@ from grader.insight import artifacts_from_wire, notes_for, parameter_names
 from grader.problem import load_problem
 from grader.proxy import CallRecord, JaxEvents
 from grader.source import SubmissionSource, read_submission
-from sandbox.backends import BwrapBackend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import BwrapBackend
+from sandbox.host.pool import SandboxPool
 
 
 @pytest.fixture(scope="module")

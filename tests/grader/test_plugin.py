@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from grader.plugin import explain_failure, shrinking_bounded_to
 from grader.proxy import SubmissionUnavailable, submission_exception
 from grader.verdicts import Verdict
-from sandbox.session import (
+from sandbox.host.session import (
     SandboxCrashed,
     SandboxMemoryExceeded,
     SandboxOutputExceeded,

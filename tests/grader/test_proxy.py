@@ -19,9 +19,9 @@ from grader.proxy import (
     SubmissionProxy,
     submission_exception,
 )
-from sandbox.backends import BwrapBackend
+from sandbox.host.backends import BwrapBackend
+from sandbox.host.session import SandboxSession
 from sandbox.protocol import ShapeDtype
-from sandbox.session import SandboxSession
 
 SOURCE = """
 import jax

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sandbox.cgroups import ABANDONED_AFTER_S, SandboxCgroup, cgroups_usable, remove_abandoned
+from sandbox.host.cgroups import ABANDONED_AFTER_S, SandboxCgroup, cgroups_usable, remove_abandoned
 
 pytestmark = pytest.mark.skipif(not cgroups_usable(), reason="this process cannot make cgroups here")
 
@@ -28,7 +28,7 @@ def test_only_empty_old_groups_of_dead_owners_are_removed(monkeypatch):
     mine = make_group()  # this process owns it: it may be about to read why its sandbox died
     dead_owner = subprocess.Popen(["true"])
     dead_owner.wait()
-    monkeypatch.setattr("sandbox.cgroups.os.getpid", lambda: dead_owner.pid)
+    monkeypatch.setattr("sandbox.host.cgroups.os.getpid", lambda: dead_owner.pid)
     abandoned, busy, new = make_group(), make_group(), make_group()
     monkeypatch.undo()
     assert f"sandbox-{dead_owner.pid}-" in abandoned.memory_dir.name

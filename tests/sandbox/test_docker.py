@@ -14,8 +14,8 @@ import textwrap
 import pytest
 
 from sandbox import grading_xla_flags, protocol
-from sandbox.backends import RUNTIME_MOUNT, SANDBOX_PACKAGE, DockerBackend, SandboxLimits
-from sandbox.session import SandboxMemoryExceeded, SandboxSession, SandboxTimeout
+from sandbox.host.backends import RUNTIME_MOUNT, SANDBOX_PACKAGE, DockerBackend, SandboxLimits
+from sandbox.host.session import SandboxMemoryExceeded, SandboxSession, SandboxTimeout
 from tests.conftest import call
 
 LIMITS = SandboxLimits(memory_bytes=1024 * 2**20, max_processes=64, cpu_seconds=30, tmpfs_bytes=32 * 2**20)

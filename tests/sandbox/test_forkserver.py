@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from sandbox import protocol
-from sandbox.backends import BwrapBackend, ProcessBackend, SandboxLimits
-from sandbox.forkserver import ForkServer, ForkServerUnsupported
-from sandbox.pool import SandboxPool
-from sandbox.session import SandboxSession, SandboxTimeout
+from sandbox.host.backends import BwrapBackend, ProcessBackend, SandboxLimits
+from sandbox.host.forkserver import ForkServer, ForkServerUnsupported
+from sandbox.host.pool import SandboxPool
+from sandbox.host.session import SandboxSession, SandboxTimeout
 from tests.conftest import call, sandbox_processes
 
 
@@ -163,7 +163,7 @@ def test_a_child_cannot_signal_its_fork_server(server):
 
 @pytest.mark.slow
 def test_a_fork_server_that_stops_answering_is_discarded_and_replaced(monkeypatch):
-    monkeypatch.setattr("sandbox.forkserver.CONTROL_SECONDS", 2.0)
+    monkeypatch.setattr("sandbox.host.forkserver.CONTROL_SECONDS", 2.0)
     with SandboxPool(BwrapBackend()) as pool:
         pool.wait_ready()
         with pool.sandbox() as session:

@@ -6,7 +6,7 @@ commands are what a GPU host would run. The GPU itself is exercised only where o
 
 import pytest
 
-from sandbox.backends import BackendUnavailable, BwrapBackend, SandboxLimits, gpu_host_paths
+from sandbox.host.backends import BackendUnavailable, BwrapBackend, SandboxLimits, gpu_host_paths
 
 FAKE_GPU_PATHS = ["/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm", "/usr/local/nvidia/lib64/libcuda.so.1"]
 

@@ -1,8 +1,8 @@
 import pytest
 
 from sandbox import protocol
-from sandbox.backends import BwrapBackend
-from sandbox.pool import SandboxPool
+from sandbox.host.backends import BwrapBackend
+from sandbox.host.pool import SandboxPool
 from tests.conftest import call
 
 

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.slow  # a sandbox for each of its checks
 
 def selftest(backend: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sandbox", "selftest", "--backend", backend],
+        [sys.executable, "-m", "sandbox.host", "selftest", "--backend", backend],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from sandbox import grading_xla_flags, protocol
-from sandbox.backends import (
+from sandbox.host.backends import (
     BackendUnavailable,
     BwrapBackend,
     ProcessBackend,
@@ -17,7 +17,7 @@ from sandbox.backends import (
     get_backend,
     interpreter_paths,
 )
-from sandbox.session import SandboxCrashed, SandboxSession, SandboxStartFailed, SandboxTimeout
+from sandbox.host.session import SandboxCrashed, SandboxSession, SandboxStartFailed, SandboxTimeout
 from tests.conftest import call, sandbox_processes
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -256,7 +256,7 @@ def test_unknown_backend_names_the_choices():
 @pytest.mark.slow
 def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch, tmp_path):
     # A cgroup root with nothing in it: the backend must fall back to the address-space rlimit.
-    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)
+    monkeypatch.setattr("sandbox.host.cgroups.CGROUP_ROOT", tmp_path)
     source = """
         import jax, jax.numpy as jnp
         def compiles():

@@ -93,10 +93,10 @@ def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_ver
 def test_a_worker_that_cannot_make_cgroups_refuses_to_start_unless_allowed(monkeypatch, tmp_path, caplog):
     from django.core.management import CommandError, call_command
 
-    from sandbox.cgroups import cgroups_usable
+    from sandbox.host.cgroups import cgroups_usable
     from webapp.submissions.management.commands.worker import Command
 
-    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)  # no controller can be enabled here
+    monkeypatch.setattr("sandbox.host.cgroups.CGROUP_ROOT", tmp_path)  # no controller can be enabled here
     assert not cgroups_usable()
     with pytest.raises(
         CommandError,
@@ -111,7 +111,7 @@ def test_a_worker_that_cannot_make_cgroups_refuses_to_start_unless_allowed(monke
 def test_the_site_says_once_why_its_workers_could_not_start(monkeypatch, tmp_path, capsys):
     from webapp import serve
 
-    monkeypatch.setattr("sandbox.cgroups.CGROUP_ROOT", tmp_path)
+    monkeypatch.setattr("sandbox.host.cgroups.CGROUP_ROOT", tmp_path)
     monkeypatch.delenv("JAXJUDGE_ALLOW_UNENFORCED_LIMITS", raising=False)
     assert serve.main(["--no-setup"]) == 2
     assert "sandboxes cannot get cgroups" in capsys.readouterr().err
@@ -119,7 +119,7 @@ def test_the_site_says_once_why_its_workers_could_not_start(monkeypatch, tmp_pat
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may make cgroups on this machine")
 def test_cgroups_are_usable_here_and_the_probe_leaves_nothing_behind():
-    from sandbox.cgroups import CGROUP_ROOT, PARENT_NAME, cgroups_usable
+    from sandbox.host.cgroups import CGROUP_ROOT, PARENT_NAME, cgroups_usable
 
     before = set((CGROUP_ROOT / PARENT_NAME).glob("sandbox-*"))
     assert cgroups_usable()  # this machine's tests run as root, with cgroup v2

@@ -1,14 +1,14 @@
-"""``python -m sandbox selftest [--backend NAME]``."""
+"""``python -m sandbox.host selftest [--backend NAME]``."""
 
 import argparse
 import sys
 
-from sandbox.backends import BACKENDS, BackendUnavailable, get_backend
-from sandbox.selftest import selftest
+from sandbox.host.backends import BACKENDS, BackendUnavailable, get_backend
+from sandbox.host.selftest import selftest
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m sandbox", description="jaxjudge's sandbox")
+    parser = argparse.ArgumentParser(prog="python -m sandbox.host", description="jaxjudge's sandbox")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("selftest", help="check that a backend runs programs and refuses forbidden acts")
     check.add_argument("--backend", choices=sorted(BACKENDS), default="bwrap")

@@ -22,7 +22,7 @@ from sandbox.cell_outputs import OutputBudget, clean_outputs, clean_text, execut
 if TYPE_CHECKING:
     import nbformat
 
-    from sandbox.session import SandboxSession
+    from sandbox.host.session import SandboxSession
 
 # Cells tagged so are not run: the visible tests belong to the harness, not to the notebook.
 SKIPPED_TAGS = frozenset({"tests", "hidden-tests"})

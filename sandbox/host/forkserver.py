@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from sandbox import protocol
-from sandbox.backends import Backend, SandboxLimits
-from sandbox.cgroups import SandboxCgroup
+from sandbox.host.backends import Backend, SandboxLimits
+from sandbox.host.cgroups import SandboxCgroup
 
 GO = b"\x00"  # see sandbox.inside.forks._become_submission
 STARTUP_SECONDS = 120.0  # importing JAX on a slow or busy host

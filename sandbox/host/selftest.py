@@ -1,4 +1,4 @@
-"""``python -m sandbox selftest``: what an operator runs on a new host, for each backend.
+"""``python -m sandbox.host selftest``: what an operator runs on a new host, for each backend.
 
 One program that must work (import JAX, compile ahead of time, return the right sum) and a
 list of forbidden acts that must fail. Each check prints one line; the exit status is 0
@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from sandbox import protocol
-from sandbox.backends import Backend, SandboxLimits
-from sandbox.session import SandboxError, SandboxMemoryExceeded, SandboxSession, SandboxTimeout
+from sandbox.host.backends import Backend, SandboxLimits
+from sandbox.host.session import SandboxError, SandboxMemoryExceeded, SandboxSession, SandboxTimeout
 
 CHECKS_AT_ONCE = 3
 

@@ -23,7 +23,7 @@ from typing import ClassVar
 from sandbox import grading_xla_flags
 from sandbox.protocol import FORK_SERVER_VARIABLE, NOTEBOOK_VARIABLE
 
-SANDBOX_PACKAGE = Path(__file__).resolve().parent
+SANDBOX_PACKAGE = Path(__file__).resolve().parents[1]
 RUNTIME_MOUNT = "/opt/jaxjudge"
 # Where bwrap shows the interpreter and its packages: neutral paths, so that nothing inside the
 # sandbox names the host's layout (the checkout, a home directory, a pyenv prefix).
@@ -94,7 +94,7 @@ class Backend:
 
         ``notebook``: the sandbox runs a notebook, wholly inside (its kernel and nbclient); it
         shares nothing with the host but its pipes. ``fork_server_fd`` makes the sandbox a fork
-        server (``sandbox.forkserver``) controlled over that fd.
+        server (``sandbox.host.forkserver``) controlled over that fd.
         """
         raise NotImplementedError
 

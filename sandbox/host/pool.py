@@ -6,7 +6,7 @@ place. By default the replacement starts when the previous submission is done, s
 warming up never competes with a grading for the CPU (best latency); with
 ``replace_early=True`` it starts as soon as one is taken (best throughput for a batch).
 
-Where the backend can (bwrap), sandboxes are forked by fork servers (``sandbox.forkserver``)
+Where the backend can (bwrap), sandboxes are forked by fork servers (``sandbox.host.forkserver``)
 rather than started afresh: JAX is imported once per fork server, not once per submission.
 A fork server serves one submission at a time and forks the next child as soon as the last
 one is done (a few hundredths of a second), so a pool keeps one per sandbox: a second one
@@ -19,10 +19,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sandbox import cgroups
-from sandbox.backends import Backend, SandboxLimits
-from sandbox.forkserver import ForkServer, ForkServerError, ForkServerUnsupported
-from sandbox.session import SandboxSession
+from sandbox.host import cgroups
+from sandbox.host.backends import Backend, SandboxLimits
+from sandbox.host.forkserver import ForkServer, ForkServerError, ForkServerUnsupported
+from sandbox.host.session import SandboxSession
 
 
 class SandboxPool:

@@ -22,9 +22,9 @@ from dataclasses import replace
 from typing import Any
 
 from sandbox import protocol
-from sandbox.backends import Backend, SandboxLimits
-from sandbox.cgroups import SandboxCgroup
-from sandbox.forkserver import ForkedProcess, ForkServer, ForkServerError
+from sandbox.host.backends import Backend, SandboxLimits
+from sandbox.host.cgroups import SandboxCgroup
+from sandbox.host.forkserver import ForkedProcess, ForkServer, ForkServerError
 
 # The kernel counts CPU time in ticks and, on a busy host, sends SIGXCPU when the CPU time
 # measured afterwards is under the limit: a few percent (1.91 s for a 2 s limit, seen here),
