@@ -77,7 +77,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 # The problem page and its console (tests, a failing result, a cancelled run, the insight), then a course, an assignment and the gradebook, at 1400x900 and 390x844, in out/screenshots.
 screenshots: setup browser
-	$(PY) -m tests.webapp.screenshots out/screenshots
+	$(PY) -m tests.webapp.support.screenshots out/screenshots
 
 # Debian's PostgreSQL server, for the tests that run on it (its programs live off PATH).
 postgres:

@@ -24,7 +24,7 @@ import statistics
 import time
 
 from tests.postgres import throwaway_cluster
-from tests.webapp.site import RunningSite
+from tests.webapp.support.running_site import RunningSite
 
 SLUG = "aot_compiled_sum"
 SYNTAX_ERROR = "def aot_compiled_sum(x:\n    return x\n"

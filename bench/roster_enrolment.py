@@ -31,7 +31,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tests.webapp.site import RunningSite
+from tests.webapp.support.running_site import RunningSite
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEM = "aot_compiled_sum"

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.webapp.site import RunningSite
+from tests.webapp.support.running_site import RunningSite
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = "/problems/aot_compiled_sum/"

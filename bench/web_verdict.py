@@ -29,7 +29,7 @@ from pathlib import Path
 from bench.stats import p90
 from bench.web_load import signed_in_cookie
 from grader.problem import load_problem
-from tests.webapp.site import RunningSite
+from tests.webapp.support.running_site import RunningSite
 
 POLL_S = 0.02
 

@@ -23,9 +23,9 @@ PYTEST = [sys.executable, "-m", "pytest", "--durations=15"]
 # has everything else.
 SECOND_LANE = [
     "tests/grader/test_validate.py",
-    "tests/webapp/test_browser.py",
-    "tests/webapp/test_lti.py",
-    "tests/webapp/test_access.py",
+    "tests/webapp/site/test_browser.py",
+    "tests/webapp/lti/test_lti.py",
+    "tests/webapp/site/test_access.py",
 ]
 
 # Two roughly equal lanes, from the durations of earlier runs. A third lane made the run

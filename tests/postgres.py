@@ -19,22 +19,22 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.webapp.site import free_port
+from tests.webapp.support.running_site import free_port
 
 # The tests that run on PostgreSQL as well as on SQLite: those that write to the database
 # (test_worker's others are about cgroups, not the database), and the courses' rules.
 QUEUE_TESTS = [
-    "tests/webapp/test_submissions.py",
-    "tests/webapp/test_regrade.py",
-    "tests/webapp/test_worker.py::test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict",
-    "tests/webapp/test_scale.py",
-    "tests/webapp/test_health.py",
-    "tests/webapp/test_courses.py",
+    "tests/webapp/submissions/test_submissions.py",
+    "tests/webapp/submissions/test_regrade.py",
+    "tests/webapp/submissions/test_worker.py::test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict",
+    "tests/webapp/site/test_scale.py",
+    "tests/webapp/site/test_health.py",
+    "tests/webapp/courses/test_courses.py",
     # Rosters: consent, and a big roster invited in batches while another student saves drafts.
-    "tests/webapp/test_enrolment.py",
+    "tests/webapp/courses/test_enrolment.py",
     # The course's journeys (the section on running a course); its page-fit check is the same on both.
-    "tests/webapp/test_course_journey.py::test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution",
-    "tests/webapp/test_course_journey.py::test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform",
+    "tests/webapp/site/test_course_journey.py::test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution",
+    "tests/webapp/site/test_course_journey.py::test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform",
 ]
 DATA_ENV = "JAXJUDGE_TEST_PGDATA"
 

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from grader.problem import REPO_ROOT, load_problem, solutions_dir
-from tests.webapp.site import free_port
+from tests.webapp.support.running_site import free_port
 
 SLUG = "aot_compiled_sum"
 LOCAL_BASE = "jaxjudge-base:bookworm"

@@ -1,4 +1,4 @@
-"""LTI 1.3: launches from Canvas and from Moodle (a real platform over HTTP, tests/webapp/lti_platform.py),
+"""LTI 1.3: launches from Canvas and from Moodle (a real platform over HTTP, tests/webapp/support/lti_platform.py),
 deep linking, the roster from Names and Roles, scores to the platform's gradebook, and the
 launches that must be refused."""
 
@@ -21,8 +21,8 @@ from jwcrypto.jwk import JWK
 from lti_tool.models import LtiDeployment
 
 from grader.problem import load_problem
-from tests.webapp.course_tasks import run_courses_tasks
-from tests.webapp.lti_platform import (
+from tests.webapp.support.course_tasks import run_courses_tasks
+from tests.webapp.support.lti_platform import (
     INSTRUCTOR,
     LEARNER,
     MENTOR,

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT, load_problem
-from tests.webapp.site import RunningSite
+from tests.webapp.support.running_site import RunningSite
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # No first-run work, no calls home: this machine's network is closed and root needs --no-sandbox.

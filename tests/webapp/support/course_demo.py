@@ -2,7 +2,7 @@
 TA, twelve students in two sections, an assignment of ten problems past its due time under a
 per-day penalty (graded Submits on time and late, an extension, an override) and one to come.
 
-Run on the site's database: ``python manage.py shell -c "from tests.webapp.course_demo import
+Run on the site's database: ``python manage.py shell -c "from tests.webapp.support.course_demo import
 make; make()"``. The Submits are made as graded records, not graded in a sandbox: the pages
 that show them are what is pictured, not the grading.
 """

@@ -26,7 +26,7 @@ from django_tasks_db.models import DBTaskResult
 
 from grader.problem import load_problem, solutions_dir
 from tests.postgres import cluster_of_this_run
-from tests.webapp.site import RunningSite, this_tests_database
+from tests.webapp.support.running_site import RunningSite, this_tests_database
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Submission
 
@@ -34,7 +34,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         cluster_of_this_run() is None,
-        reason="needs the throwaway PostgreSQL server: python -m tests.postgres tests/webapp/test_scale.py",
+        reason="needs the throwaway PostgreSQL server: python -m tests.postgres tests/webapp/site/test_scale.py",
     ),
 ]
 

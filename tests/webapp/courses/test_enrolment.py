@@ -27,8 +27,8 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from tests.webapp.course_tasks import run_courses_tasks
-from tests.webapp.site import free_port
+from tests.webapp.support.course_tasks import run_courses_tasks
+from tests.webapp.support.running_site import free_port
 from webapp.catalog.models import Problem
 from webapp.courses.models import (
     JOINS_PER_HOUR,
@@ -306,7 +306,7 @@ class FailingOnce(MemoryBackend):
 
 
 def test_a_failed_run_says_so_and_resumes_without_inviting_or_emailing_twice(client, course, instructor, settings):
-    settings.EMAIL_BACKEND = "tests.webapp.test_enrolment.FailingOnce"
+    settings.EMAIL_BACKEND = "tests.webapp.courses.test_enrolment.FailingOnce"
     mail.outbox = []
     FailingOnce.failed = False
     rows = "".join(f"s{n},s{n}@school.example\n" for n in range(ROSTER_BATCH * 2 + 50))

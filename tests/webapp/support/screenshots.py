@@ -1,11 +1,11 @@
 """``make screenshots``: the catalog, a refused sign-up, the problem page and its console (the
 tests Run checks, a failing result, an error's line marked in the editor, a run under way with
 its clock and Cancel, the JAX insight) and the editorial, as a student sees them, at 1400×900
-and 390×844, for a reviewer to look at; then a course (``tests/webapp/course_demo.py``): its
+and 390×844, for a reviewer to look at; then a course (``tests/webapp/support/course_demo.py``): its
 page, an assignment as a student reads it, and the staff gradebook with one assignment's
 problems shown.
 
-Run: .venv/bin/python -m tests.webapp.screenshots [OUT_DIR]   (default out/screenshots)
+Run: .venv/bin/python -m tests.webapp.support.screenshots [OUT_DIR]   (default out/screenshots)
 
 Starts the site as ``make run`` does on a throwaway database (real worker, sandbox and JAX),
 signs a student up in Debian's chromium, fails a visible test, opens the insight tab, starts
@@ -24,9 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT, load_problem, solutions_dir
-from tests.webapp import course_demo
-from tests.webapp.site import RunningSite
-from tests.webapp.test_browser import (
+from tests.webapp.site.test_browser import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     RAISES_ON_LINE_5,
@@ -35,6 +33,8 @@ from tests.webapp.test_browser import (
     sign_up,
     write_code,
 )
+from tests.webapp.support import course_demo
+from tests.webapp.support.running_site import RunningSite
 
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 SLUG = "aot_compiled_sum"
@@ -143,7 +143,13 @@ def main(argv: list[str]) -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
                 subprocess.run(
-                    [sys.executable, "manage.py", "shell", "-c", "from tests.webapp.course_demo import make; make()"],
+                    [
+                        sys.executable,
+                        "manage.py",
+                        "shell",
+                        "-c",
+                        "from tests.webapp.support.course_demo import make; make()",
+                    ],
                     cwd=REPO_ROOT,
                     env=site.env,
                     check=True,

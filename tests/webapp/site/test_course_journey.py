@@ -17,11 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT
-from tests.webapp import course_demo
-from tests.webapp.lti_platform import Platform
-from tests.webapp.screenshots import sign_in
-from tests.webapp.site import RunningSite, this_tests_database
-from tests.webapp.test_browser import (
+from tests.webapp.lti.test_lti import ASSIGNMENT_SLUG, SAM, linked_course
+from tests.webapp.site.test_browser import (
     AXE,
     AXE_CHECK,
     CHROMIUM,
@@ -32,7 +29,10 @@ from tests.webapp.test_browser import (
     sign_up,
     write_code,
 )
-from tests.webapp.test_lti import ASSIGNMENT_SLUG, SAM, linked_course
+from tests.webapp.support import course_demo
+from tests.webapp.support.lti_platform import Platform
+from tests.webapp.support.running_site import RunningSite, this_tests_database
+from tests.webapp.support.screenshots import sign_in
 
 pytestmark = [
     pytest.mark.browser,

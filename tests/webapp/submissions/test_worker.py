@@ -22,7 +22,7 @@ from django_tasks_db.models import DBTaskResult
 
 from grader.problem import load_problem
 from tests.conftest import sandbox_processes
-from tests.webapp.site import RunningSite, this_tests_database
+from tests.webapp.support.running_site import RunningSite, this_tests_database
 from webapp.catalog.models import Problem
 from webapp.submissions.models import Progress, Submission
 
