@@ -1,6 +1,6 @@
 """A warm Submit of every problem, right and wrong, and where its time goes.
 
-Run: .venv/bin/python -m bench.submit_all [--runs 3] [--problem SLUG ...] [--write-readme] [--same-source]
+Run: .venv/bin/python -m bench.submit_all [--runs 3] [--problem SLUG ...] [--write-table] [--same-source]
 
 As the site grades: JAX already imported in this process (a worker's), a pool whose sandbox
 has imported JAX and is ready before each Submit. For every problem it grades the reference
@@ -19,7 +19,7 @@ as it is every time, as a regrade does.
 - harness: everything else in this process (pytest, hypothesis, comparing), of which
   "reference" is the JAX compilation of the reference's answers.
 
-``--write-readme`` puts the table in README.md between its ``submit-all`` markers.
+``--write-table`` puts the table in docs/speed.md between its ``submit-all`` markers.
 """
 
 from __future__ import annotations
@@ -34,14 +34,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.latency import HarnessCompileClock
+from bench.stats import add_problem_arguments
 from grader.harness import enable_compilation_cache, grade_submission
-from grader.problem import Problem, load_problem, problems_dir
+from grader.problem import Problem, load_problem
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from sandbox.host.backends import get_backend
 from sandbox.host.pool import SandboxPool
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+SPEED_PAGE = Path(__file__).resolve().parent.parent / "docs" / "speed.md"
 BEGIN, END = "<!-- submit-all: begin -->", "<!-- submit-all: end -->"
 
 
@@ -158,20 +159,19 @@ def summary(rights: dict[str, list[Timing]], wrongs: dict[str, list[Timing]], ru
     )
 
 
-def write_readme(table: str) -> None:
-    text = README.read_text()
+def write_table(table: str) -> None:
+    """Replace what stands between the speed page's markers with ``table``."""
+    text = SPEED_PAGE.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(text):
-        raise SystemExit(f"README.md has no {BEGIN} ... {END} markers to put the table between")
-    README.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text))
+        raise SystemExit(f"docs/speed.md has no {BEGIN} ... {END} markers to put the table between")
+    SPEED_PAGE.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    every_problem = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
-    parser.add_argument("--problem", nargs="*", default=every_problem, help="slugs (default: every problem)")
-    parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
+    add_problem_arguments(parser, runs=3)
+    parser.add_argument("--write-table", action="store_true", help="put the table in docs/speed.md")
     parser.add_argument(
         "--same-source",
         action="store_true",
@@ -206,8 +206,8 @@ def main() -> None:
             print(lines[-1], flush=True)
     lines += ["", summary(rights, wrongs, runs)]
     print(lines[-1])
-    if args.write_readme:
-        write_readme("\n".join(lines))
+    if args.write_table:
+        write_table("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ import statistics
 import time
 from pathlib import Path
 
+from bench.stats import add_problem_arguments
 from grader.harness import enable_compilation_cache, grade_submission
-from grader.problem import Problem, load_problem, problems_dir
+from grader.problem import Problem, load_problem
 from grader.source import read_submission
 from sandbox.host.backends import Backend, get_backend
 from sandbox.host.pool import SandboxPool
@@ -50,9 +51,7 @@ def time_grading(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    every_problem = sorted(path.stem for path in problems_dir().glob("*.ipynb"))
-    parser.add_argument("--problem", nargs="*", default=every_problem, help="slugs (default: every problem)")
+    add_problem_arguments(parser, runs=5)
     parser.add_argument("--no-cold", action="store_true", help="time warm gradings only")
     args = parser.parse_args()
 
