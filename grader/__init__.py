@@ -15,8 +15,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# Each public name, under the module that defines it. Type checkers read the imports below;
+# at run time ``__getattr__`` imports a name's module from the table on first use.
 if TYPE_CHECKING:
-    from grader.assertions import (
+    from grader.assertions import (  # noqa: F401
         assert_compiled_ahead_of_time,
         assert_handle_kind,
         assert_rejects,
@@ -24,23 +26,22 @@ if TYPE_CHECKING:
         assert_same_value,
         describe,
     )
-    from grader.harness import grade_submission
-    from grader.problem import Problem, ProblemError, all_problems, load_problem
-    from grader.proxy import (
-        CallRecord,
-        JaxEvents,
-        JaxprSummary,
-        PortableFunction,
-        RaisedBySubmission,
-        RemoteHandle,
-        StageRecord,
-        SubmissionProxy,
-        TamperingDetected,
+    from grader.call_records import CallRecord, JaxEvents, StageRecord  # noqa: F401
+    from grader.harness import grade_submission  # noqa: F401
+    from grader.jaxpr_summary import JaxprSummary  # noqa: F401
+    from grader.portable_function import PortableFunction  # noqa: F401
+    from grader.problem import Problem, ProblemError, all_problems, load_problem  # noqa: F401
+    from grader.proxy import SubmissionProxy  # noqa: F401
+    from grader.reference import load_reference, remembered  # noqa: F401
+    from grader.remote_handle import RemoteHandle  # noqa: F401
+    from grader.report import Report, TestResult  # noqa: F401
+    from grader.source import (  # noqa: F401
+        SubmissionInputError,
+        SubmissionSource,
+        read_submission,
+        source_from_text,
     )
-    from grader.reference import load_reference, remembered
-    from grader.report import Report, TestResult
-    from grader.source import SubmissionInputError, SubmissionSource, read_submission, source_from_text
-    from grader.strategies import (
+    from grader.strategies import (  # noqa: F401
         DEFAULT_DTYPES,
         FLOAT_DTYPES,
         INT_DTYPES,
@@ -50,7 +51,8 @@ if TYPE_CHECKING:
         jnp_programs,
         shapes_other_than,
     )
-    from grader.verdicts import Verdict
+    from grader.submission_exceptions import RaisedBySubmission, TamperingDetected  # noqa: F401
+    from grader.verdicts import Verdict  # noqa: F401
 
 _LOCATIONS = {
     "grader.assertions": (
@@ -61,20 +63,14 @@ _LOCATIONS = {
         "assert_same_value",
         "describe",
     ),
+    "grader.call_records": ("CallRecord", "JaxEvents", "StageRecord"),
     "grader.harness": ("grade_submission",),
-    "grader.reference": ("load_reference", "remembered"),
+    "grader.jaxpr_summary": ("JaxprSummary",),
+    "grader.portable_function": ("PortableFunction",),
     "grader.problem": ("Problem", "ProblemError", "all_problems", "load_problem"),
-    "grader.proxy": (
-        "CallRecord",
-        "JaxEvents",
-        "JaxprSummary",
-        "PortableFunction",
-        "RaisedBySubmission",
-        "RemoteHandle",
-        "StageRecord",
-        "SubmissionProxy",
-        "TamperingDetected",
-    ),
+    "grader.proxy": ("SubmissionProxy",),
+    "grader.reference": ("load_reference", "remembered"),
+    "grader.remote_handle": ("RemoteHandle",),
     "grader.report": ("Report", "TestResult"),
     "grader.source": ("SubmissionInputError", "SubmissionSource", "read_submission", "source_from_text"),
     "grader.strategies": (
@@ -87,9 +83,11 @@ _LOCATIONS = {
         "jnp_programs",
         "shapes_other_than",
     ),
+    "grader.submission_exceptions": ("RaisedBySubmission", "TamperingDetected"),
     "grader.verdicts": ("Verdict",),
 }
 _MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
+__all__ = sorted(_MODULE_OF)
 
 
 def __getattr__(name: str) -> Any:
@@ -97,44 +95,3 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'grader' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
-
-
-__all__ = [
-    "DEFAULT_DTYPES",
-    "FLOAT_DTYPES",
-    "INT_DTYPES",
-    "CallRecord",
-    "JaxEvents",
-    "JaxprSummary",
-    "JnpProgram",
-    "PortableFunction",
-    "Problem",
-    "ProblemError",
-    "RaisedBySubmission",
-    "RemoteHandle",
-    "Report",
-    "StageRecord",
-    "SubmissionInputError",
-    "SubmissionProxy",
-    "SubmissionSource",
-    "TamperingDetected",
-    "TestResult",
-    "Verdict",
-    "all_problems",
-    "arrays",
-    "assert_compiled_ahead_of_time",
-    "assert_handle_kind",
-    "assert_rejects",
-    "assert_same_array",
-    "assert_same_value",
-    "describe",
-    "dtypes_other_than",
-    "grade_submission",
-    "jnp_programs",
-    "load_problem",
-    "load_reference",
-    "read_submission",
-    "remembered",
-    "shapes_other_than",
-    "source_from_text",
-]

@@ -8,7 +8,11 @@ from typing import Any
 import jax
 import numpy as np
 
-from grader.proxy import RaisedBySubmission, RemoteHandle, SubmissionProxy, WideJaxArray, describe_signature
+from grader.call_records import describe_signature
+from grader.channel_values import WideJaxArray
+from grader.proxy import SubmissionProxy
+from grader.remote_handle import RemoteHandle
+from grader.submission_exceptions import RaisedBySubmission
 from sandbox import protocol
 
 # (rtol, atol) by dtype; integers and booleans must match exactly.

@@ -27,15 +27,10 @@ from typing import Any
 
 import jax
 
-from grader.proxy import (
-    CallRecord,
-    JaxEvents,
-    RaisedBySubmission,
-    SubmissionProxy,
-    describe_signature,
-    signature_of,
-)
+from grader.call_records import CallRecord, JaxEvents, describe_signature, signature_of
+from grader.proxy import SubmissionProxy
 from grader.reference import modified
+from grader.submission_exceptions import RaisedBySubmission
 from sandbox import protocol
 from sandbox.stages import describe_stages
 

@@ -15,10 +15,11 @@ import hypothesis
 import pytest
 
 from grader.feedback import failing_input, property_sentence
-from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
+from grader.proxy import SubmissionProxy
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
 from grader.strategies import meeting_only, pick_shapes_with, shapes_not_met
+from grader.submission_exceptions import RaisedBySubmission, SubmissionUnavailable, TamperingDetected
 from grader.verdicts import Verdict
 from sandbox.host.session import (
     SandboxError,

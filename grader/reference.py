@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
+from grader.portable_function import PortableFunction
 from grader.problem import Problem, ReferenceSolutionError
-from grader.proxy import PortableFunction
 from sandbox import protocol
 
 MAX_CACHED_RESULTS = 20_000

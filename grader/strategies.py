@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.proxy import PortableFunction
+from grader.portable_function import PortableFunction
 from sandbox import protocol
 
 # Dtypes JAX holds natively with 64-bit mode off (the default, as on the sandbox side),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from grader.assertions import assert_same_array, assert_same_value
-from grader.proxy import WideJaxArray
+from grader.channel_values import WideJaxArray
 
 
 def test_equal_jax_arrays_pass():

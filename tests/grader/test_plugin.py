@@ -7,7 +7,7 @@ import pytest
 from hypothesis import strategies as st
 
 from grader.plugin import explain_failure, shrinking_bounded_to
-from grader.proxy import SubmissionUnavailable, submission_exception
+from grader.submission_exceptions import SubmissionUnavailable, submission_exception
 from grader.verdicts import Verdict
 from sandbox.host.session import (
     SandboxCrashed,

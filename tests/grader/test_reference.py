@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from grader.proxy import PortableFunction
+from grader.portable_function import PortableFunction
 from grader.reference import TRIAL_ANTICIPATIONS, ReferenceSolution, input_key
 
 
