@@ -23,7 +23,7 @@ from grader.problem import (
     solutions_dir,
 )
 from grader.source import SubmissionInputError, read_submission
-from grader.spreadsheet import spreadsheet_row
+from grader.spreadsheet import spreadsheet_row, write_gradebook
 from grader.verdicts import Verdict
 
 # Warm sandboxes per device (and per kind: code, or a notebook with its kernel), one pool each
@@ -49,6 +49,7 @@ __all__ = [
     "spreadsheet_row",
     "summary_table",
     "unenforced_limits",
+    "write_gradebook",
 ]
 
 # The name a workspace's code is graded under: its tracebacks and syntax errors say

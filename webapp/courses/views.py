@@ -13,7 +13,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
-from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,10 +22,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from webapp import access
 from webapp.accounts.requests import SignedInRequest
+from webapp.courses import access
 from webapp.courses.models import (
-    MAX_ROSTER_BYTES,
     Course,
     Invitation,
     InvitationUnusable,
@@ -34,15 +32,13 @@ from webapp.courses.models import (
     ProblemScore,
     RateLimited,
     Regrade,
-    RosterError,
-    RosterRow,
     RosterUpload,
-    read_roster,
 )
+from webapp.courses.roster import RosterError, read_uploaded_roster
 from webapp.submissions.models import Submission
 
 
-def member_course(request: SignedInRequest, slug: str) -> Course:
+def course_for_its_members(request: SignedInRequest, slug: str) -> Course:
     course = get_object_or_404(Course, slug=slug)
     if not access.may_read_course(request.user, course):
         raise Http404("No such course.")
@@ -56,13 +52,13 @@ def course_list(request: SignedInRequest) -> HttpResponse:
 
 @login_required
 def course_detail(request: SignedInRequest, slug: str) -> HttpResponse:
-    course = member_course(request, slug)
+    course = course_for_its_members(request, slug)
     assignments = course.visible_assignments(request.user, timezone.now())
     rows = [(a, a.due_for(request.user)) for a in assignments]
     context = {
         "course": course,
         "rows": rows,
-        "is_staff": course.is_staff(request.user),
+        "is_course_staff": course.is_course_staff(request.user),
         "is_instructor": course.is_instructor(request.user),
     }
     return render(request, "courses/course_detail.html", context)
@@ -70,10 +66,10 @@ def course_detail(request: SignedInRequest, slug: str) -> HttpResponse:
 
 @login_required
 def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> HttpResponse:
-    course = member_course(request, slug)
+    course = course_for_its_members(request, slug)
     found = get_object_or_404(course.visible_assignments(request.user, timezone.now()), slug=assignment)
     student = request.user
-    if request.GET.get("student") and course.is_staff(request.user):  # staff read a student's standing
+    if request.GET.get("student") and course.is_course_staff(request.user):  # course staff read a student's standing
         students = course.memberships.filter(role=Membership.Role.STUDENT)  # not a colleague's
         member = students.filter(user__username=request.GET["student"]).select_related("user").first()
         if member is None:
@@ -84,7 +80,7 @@ def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> H
         "course": course,
         "assignment": found,
         "student": student,
-        "is_staff": course.is_staff(request.user),
+        "is_course_staff": course.is_course_staff(request.user),
         "due_at": found.due_for(student),
         "scores": scores,
         "earned": sum(score.earned for score in scores),
@@ -97,7 +93,7 @@ def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> H
 def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
     """Staff's view of the course: each student's points in each assignment, late and
     extension marks, a section filter and the same table as CSV."""
-    course = staff_course(request, slug)
+    course = course_for_its_staff(request, slug)
     section = request.GET.get("section", "")
     table = course.gradebook(section=section, expand=request.GET.get("assignment", ""))
     if request.GET.get("format") == "csv":
@@ -115,7 +111,7 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         cells = [(cell, f"{url}?student={student}") for cell, url in zip(row.cells, column_urls, strict=True)]
         problems = problem_cells(row.problems, submission_url)
         rows.append((row, cells, problems))
-    regrades = [(regrade, *regrade.progress()) for regrade in course.regrades.all()[:5]]
+    regrades = [(regrade, *regrade.ended_and_total()) for regrade in course.regrades.all()[:5]]
     context = {
         "course": course,
         "table": table,
@@ -147,9 +143,9 @@ def problem_cells(scores: list[ProblemScore], submission_url: str) -> SafeString
     return mark_safe("".join(cells))  # every part above is escaped or built here
 
 
-def staff_course(request: SignedInRequest, slug: str) -> Course:
+def course_for_its_staff(request: SignedInRequest, slug: str) -> Course:
     """The course, for its instructors and TAs; a 403 for its students, a 404 for the others."""
-    course = member_course(request, slug)
+    course = course_for_its_members(request, slug)
     if not access.is_course_staff(request.user, course):
         raise PermissionDenied("Only the course's staff see its gradebook and its students' work.")
     return course
@@ -161,7 +157,7 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
     """Staff's regrade of an assignment (``target=ASSIGNMENT``), one of its problems
     (``target=ASSIGNMENT/PROBLEM``) or one hand-in (``submission=ID`` too): queued for the
     workers; the gradebook shows how far it has got."""
-    course = staff_course(request, slug)
+    course = course_for_its_staff(request, slug)
     assignment_slug, _, problem_slug = request.POST.get("target", "").partition("/")
     assignment = get_object_or_404(course.assignments, slug=assignment_slug)
     problem = None
@@ -184,7 +180,7 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
         back = {"back_url": reverse("courses:gradebook", args=(course.slug,)), "back_label": "Back to the gradebook"}
         return render(request, "courses/refused.html", {"course": course, "message": message, **back}, status=429)
     if "application/json" in request.headers.get("Accept", ""):
-        ended, total = started.progress()
+        ended, total = started.ended_and_total()
         return JsonResponse({"id": started.pk, "scope": started.scope, "ended": ended, "total": total}, status=202)
     return redirect(reverse("courses:gradebook", args=(course.slug,)) + "#regrades")
 
@@ -193,9 +189,9 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_GET
 def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
     """How many Submits of a regrade are graded again, for the gradebook to poll."""
-    course = staff_course(request, slug)
+    course = course_for_its_staff(request, slug)
     found = get_object_or_404(course.regrades, pk=pk)
-    ended, total = found.progress()
+    ended, total = found.ended_and_total()
     return JsonResponse({"id": found.pk, "scope": found.scope, "ended": ended, "total": total})
 
 
@@ -217,7 +213,7 @@ def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpRespo
     staff): the result, what it printed under the visible tests, and its code. Never what it
     printed under the hidden tests: that would show the hidden inputs, which are the site's
     staff's alone (a course's staff could read them through their own second account)."""
-    course = staff_course(request, slug)
+    course = course_for_its_staff(request, slug)
     submission = course_submission(course, pk)
     assignments = course.assignments.filter(problems=submission.problem)
     context = {
@@ -229,25 +225,12 @@ def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpRespo
     return render(request, "courses/submission.html", context)
 
 
-def roster_course(request: SignedInRequest, slug: str) -> Course:
+def course_for_its_instructors(request: SignedInRequest, slug: str) -> Course:
     """The course, for its instructors; a 403 for its other members, a 404 for the others."""
-    course = member_course(request, slug)
+    course = course_for_its_members(request, slug)
     if not access.may_change_roster(request.user, course):
         raise PermissionDenied("Only the course's instructors change its roster.")
     return course
-
-
-def roster_of_upload(upload: UploadedFile | None) -> list[RosterRow]:
-    """The rows of an uploaded CSV file, checked whole; ``RosterError`` names every bad line."""
-    if upload is None:
-        raise RosterError("choose a CSV file to upload")
-    if upload.size is not None and upload.size > MAX_ROSTER_BYTES:
-        raise RosterError(f"the roster is larger than {MAX_ROSTER_BYTES // 2**20} MB")
-    try:
-        text = upload.read().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RosterError("the file is not UTF-8 text (save the roster as CSV UTF-8)") from None
-    return read_roster(text)
 
 
 PENDING_SHOWN = 200  # invitations listed on the page; a count says how many more
@@ -257,12 +240,12 @@ PENDING_SHOWN = 200  # invitations listed on the page; a count says how many mor
 def roster(request: SignedInRequest, slug: str) -> HttpResponse:
     """The instructor's roster: the members, the invitations still to be accepted, a CSV upload
     that invites students (in the background), and the invite link."""
-    course = roster_course(request, slug)
+    course = course_for_its_instructors(request, slug)
     context: dict[str, Any] = {"course": course}
     status = 200
     if request.method == "POST":
         try:
-            rows = roster_of_upload(request.FILES.get("roster"))
+            rows = read_uploaded_roster(request.FILES.get("roster"))
             upload = RosterUpload.start(course, rows, by=request.user, site_url=request.build_absolute_uri("/"))
             return redirect(reverse("courses:roster", args=(course.slug,)) + f"#upload-{upload.pk}")
         except RosterError as exc:
@@ -283,7 +266,7 @@ def roster(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_GET
 def roster_upload(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
     """How far an uploaded roster has got, for the roster page to poll."""
-    course = roster_course(request, slug)
+    course = course_for_its_instructors(request, slug)
     upload = get_object_or_404(course.roster_uploads.defer("rows"), pk=pk)
     fields = ("status", "done", "total", "accounts_made", "invited", "listed_before", "error")
     return JsonResponse({"id": upload.pk, **{name: getattr(upload, name) for name in fields}})
@@ -293,7 +276,7 @@ def roster_upload(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
 @require_POST
 def roster_upload_resume(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
     """Queue a failed or stalled roster again, from where it stopped."""
-    course = roster_course(request, slug)
+    course = course_for_its_instructors(request, slug)
     upload = get_object_or_404(course.roster_uploads.defer("rows"), pk=pk)
     try:
         upload.resume()
@@ -306,7 +289,7 @@ def roster_upload_resume(request: SignedInRequest, slug: str, pk: int) -> HttpRe
 @require_POST
 def invitation_resend(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
     """Email an invitation again, with a new link (the old one stops working)."""
-    course = roster_course(request, slug)
+    course = course_for_its_instructors(request, slug)
     invitation = get_object_or_404(course.invitations.select_related("course", "account"), pk=pk)
     try:
         invitation.resend(request.build_absolute_uri("/"))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from typing import TextIO
 
 from webapp.catalog.models import Problem
-from webapp.grading import spreadsheet_row
+from webapp.grading import write_gradebook
 from webapp.submissions.models import gradebook
 
 
@@ -17,10 +16,8 @@ def write_gradebook_csv(handle: TextIO, problems: list[Problem] | None = None) -
     username or an email is someone's own text: no cell is one a spreadsheet would run.
     """
     columns, rows = gradebook(problems)
-    writer = csv.writer(handle)
-    writer.writerow(spreadsheet_row(["student", "email", *(problem.slug for problem in columns), "total"]))
-    for student, scores in rows:
-        cells = ["" if score is None else f"{score:g}" for score in scores]
-        total = sum(score for score in scores if score is not None)
-        writer.writerow(spreadsheet_row([student.username, student.email, *cells, f"{total:g}"]))
-    return len(rows)
+    lines = (
+        ([student.username, student.email, *scores], sum(score for score in scores if score is not None))
+        for student, scores in rows
+    )
+    return write_gradebook(handle, ["student", "email", *(problem.slug for problem in columns)], lines)

@@ -8,7 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from webapp.courses.models import Course, RosterError, read_roster
+from webapp.courses.models import Course
+from webapp.courses.roster import RosterError, read_roster
 
 
 class Command(BaseCommand):

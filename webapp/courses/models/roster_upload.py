@@ -1,0 +1,251 @@
+"""A roster an instructor uploaded, invited in the background in short batches that a retried
+or resumed run goes on from, never inviting a row twice nor emailing an invitation twice."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from webapp.courses.models.course import Course, Membership, RateLimited
+from webapp.courses.models.invitation import INVITATION_DAYS, Invitation, token_digest
+from webapp.courses.roster import RosterRow
+
+ROSTER_UPLOADS_PER_WINDOW = 3  # per course
+ROSTER_UPLOAD_WINDOW = timedelta(minutes=10)
+ROSTER_BATCH = 100  # rows per transaction: each is a short write, so nobody else waits long
+# An unfinished upload silent this long may be resumed: well above a batch's worst case (100
+# emails through a slow relay, each up to its 10 s timeout), so a live run is never taken for a
+# stalled one and run twice; and an upload no worker has taken for as long is resumed too.
+UPLOAD_STALLED_AFTER = timedelta(minutes=30)
+
+
+class RosterUpload(models.Model):
+    """A roster file an instructor uploaded (or ``manage.py enrol`` read), invited in the
+    background in batches of ``ROSTER_BATCH`` rows, each its own short transaction.
+
+    The file is checked whole before this record is made (nothing of a bad file is kept).
+    ``done`` counts the rows invited, batch by batch, moved by a conditional update: a run that
+    is retried or resumed goes on from there and never invites a row twice, and an email is
+    sent once per invitation (``Invitation.sent_at``)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"  # it stopped part way: retrying goes on from where it stopped
+
+    UNFINISHED = (Status.QUEUED, Status.RUNNING)
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="roster_uploads")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(default=timezone.now)  # moved by every batch: a running one is alive
+    site_url = models.CharField(max_length=200, blank=True)  # the links' address, as the uploader reached the site
+    rows = models.JSONField(default=list)  # [line, username, email, name, section] per row
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    accounts_made = models.PositiveIntegerField(default=0)  # free usernames: made, to be activated
+    invited = models.PositiveIntegerField(default=0)  # taken usernames: invited, nobody's account touched
+    listed_before = models.PositiveIntegerField(default=0)  # invited already (their section follows the roster)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"roster of {self.total} for {self.course} ({self.status})"
+
+    def is_stalled(self, now: datetime) -> bool:
+        return self.status in self.UNFINISHED and self.updated_at < now - UPLOAD_STALLED_AFTER
+
+    @property
+    def may_resume(self) -> bool:
+        return self.status == self.Status.FAILED or self.is_stalled(timezone.now())
+
+    @classmethod
+    def record(cls, course: Course, roster: Sequence[RosterRow], *, by: User | None, site_url: str) -> RosterUpload:
+        rows = [[row.line, row.username, row.email, row.name, row.section] for row in roster]
+        return cls.objects.create(course=course, uploaded_by=by, site_url=site_url, rows=rows, total=len(rows))
+
+    @classmethod
+    def start(cls, course: Course, roster: Sequence[RosterRow], *, by: User, site_url: str) -> RosterUpload:
+        """Keep a checked roster and queue its invitations on the courses' worker. Raises
+        ``RateLimited`` while another upload of the course is under way, or past
+        ``ROSTER_UPLOADS_PER_WINDOW`` uploads in ``ROSTER_UPLOAD_WINDOW``."""
+        from webapp.courses.tasks import enrol_roster
+
+        now = timezone.now()
+        with transaction.atomic():
+            Course.objects.select_for_update().filter(pk=course.pk).first()  # one upload decides at a time
+            uploads = cls.objects.filter(course=course)
+            running = [u for u in uploads.filter(status__in=cls.UNFINISHED) if not u.is_stalled(now)]
+            if running:
+                raise RateLimited("Another roster of this course is being enrolled; wait until it is done.")
+            if uploads.filter(created_at__gte=now - ROSTER_UPLOAD_WINDOW).count() >= ROSTER_UPLOADS_PER_WINDOW:
+                minutes = int(ROSTER_UPLOAD_WINDOW.total_seconds() // 60)
+                raise RateLimited(
+                    f"This course had {ROSTER_UPLOADS_PER_WINDOW} rosters uploaded in the last {minutes} "
+                    "minutes; try again later."
+                )
+            upload = cls.record(course, roster, by=by, site_url=site_url)
+            enrol_roster.enqueue(upload.pk)  # in the same transaction: both are kept, or neither
+        return upload
+
+    def resume(self) -> None:
+        """Queue a failed (or stalled) upload again: it goes on from its last whole batch."""
+        from webapp.courses.tasks import enrol_roster
+
+        now = timezone.now()
+        stalled = Q(status__in=self.UNFINISHED, updated_at__lt=now - UPLOAD_STALLED_AFTER)
+        with transaction.atomic():
+            moved = (
+                RosterUpload.objects.filter(pk=self.pk)
+                .filter(Q(status=self.Status.FAILED) | stalled)
+                .update(status=self.Status.QUEUED, updated_at=now)
+            )
+            if not moved:
+                raise RateLimited("This roster is not stopped: there is nothing to resume.")
+            enrol_roster.enqueue(self.pk)
+
+    def run(self) -> str:
+        """Invite the rows from ``done`` on, batch by batch, then send what is unsent; on an
+        error, stop as ``FAILED`` with the error kept (``resume`` goes on from there)."""
+        claimed = RosterUpload.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING, updated_at=timezone.now(), error=""
+        )
+        if not claimed:
+            return "not queued"
+        self.refresh_from_db()
+        try:
+            self.send_unsent()  # those a failed run kept but did not email
+            while self.done < self.total:
+                made = self.invite_batch(self.done)
+                if made is None:
+                    return "taken over by another run"
+                if made:
+                    Invitation.deliver([invitation for invitation, _ in made], self.site_url, [t for _, t in made])
+                self.refresh_from_db()
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"[:1000]
+            RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+                status=self.Status.FAILED, error=error, updated_at=timezone.now()
+            )
+            raise
+        RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+            status=self.Status.DONE, updated_at=timezone.now()
+        )
+        return f"{self.total} rows: {self.accounts_made} accounts made, {self.invited} invited"
+
+    def invite_batch(self, start: int) -> list[tuple[Invitation, str]] | None:
+        """Invitations (and the accounts of free usernames) for the rows from ``start``, in one
+        transaction that moves ``done`` on: the new invitations with their links' tokens, to be
+        emailed; None if another run moved ``done`` first."""
+        rows = self.rows[start : start + ROSTER_BATCH]
+        with transaction.atomic():
+            moved = RosterUpload.objects.filter(pk=self.pk, status=self.Status.RUNNING, done=start).update(
+                done=start + len(rows), updated_at=timezone.now()
+            )
+            if not moved:
+                return None
+            fresh, before = self.invite_rows(rows)
+            made = sum(invitation.account is not None for invitation, _ in fresh)
+            RosterUpload.objects.filter(pk=self.pk).update(
+                accounts_made=F("accounts_made") + made,
+                invited=F("invited") + len(fresh) - made,
+                listed_before=F("listed_before") + before,
+            )
+        return fresh
+
+    def invite_rows(self, rows: list[list[Any]]) -> tuple[list[tuple[Invitation, str]], int]:
+        usernames = [row[1] for row in rows]
+        known = {i.username: i for i in Invitation.objects.filter(course=self.course_id, username__in=usernames)}
+        # Taken whatever the case: a self-made "Alice" keeps the roster from making "alice".
+        taken = set(
+            User.objects.annotate(lower=Lower("username"))
+            .filter(lower__in=[name.lower() for name in usernames])
+            .values_list("lower", flat=True)
+        )
+        now = timezone.now()
+        before = 0
+        fresh: list[tuple[Invitation, str]] = []
+        accounts = self.make_accounts([row for row in rows if row[1] not in known and row[1].lower() not in taken])
+        for _line, username, email, name, section in rows:
+            listed = known.get(username)
+            if listed is not None:  # the roster names a section; the rest was settled before
+                before += 1
+                if listed.section != section:
+                    Invitation.objects.filter(pk=listed.pk).update(section=section)
+                    if listed.accepted_by_id is not None:
+                        Membership.objects.filter(
+                            course=self.course_id, user=listed.accepted_by_id, role=Membership.Role.STUDENT
+                        ).update(section=section)
+                continue
+            token = secrets.token_urlsafe(32)
+            invitation = Invitation(
+                course=self.course,
+                upload=self,
+                username=username,
+                email=email,
+                name=name,
+                section=section,
+                account=accounts.get(username),
+                token_digest=token_digest(token),
+                invited_by_id=self.uploaded_by_id,
+                expires_at=now + timedelta(days=INVITATION_DAYS),
+            )
+            fresh.append((invitation, token))
+        Invitation.objects.bulk_create([invitation for invitation, _ in fresh])
+        return fresh, before
+
+    @staticmethod
+    def make_accounts(rows: list[list[Any]]) -> dict[str, User]:
+        """Accounts without a password for the rows' free usernames, by username. One insert
+        for them all; if someone took one of the names meanwhile, one by one, and that name is
+        theirs (its line an invitation like any other)."""
+        users = []
+        for _line, username, email, name, _section in rows:
+            first, _, last = name.partition(" ")
+            user = User(username=username, email=email, first_name=first[:150], last_name=last[:150])
+            user.set_unusable_password()
+            users.append(user)
+        try:
+            with transaction.atomic():  # a savepoint: the batch goes on without the taken name
+                User.objects.bulk_create(users)
+        except IntegrityError:
+            made = []
+            for user in users:
+                try:
+                    with transaction.atomic():
+                        user.save()
+                except IntegrityError:
+                    continue
+                made.append(user)
+            users = made
+        # bulk_create sets the ids on PostgreSQL and SQLite; read them back where it did not.
+        if any(user.pk is None for user in users):
+            users = list(User.objects.filter(username__in=[user.username for user in users]))
+        return {user.username: user for user in users}
+
+    def send_unsent(self) -> int:
+        """Email this upload's invitations whose email is still to be sent."""
+        sent = 0
+        while True:
+            unsent = self.invitations.filter(sent_at__isnull=True, accepted_at__isnull=True)
+            batch = list(unsent.select_related("course", "account")[:ROSTER_BATCH])
+            delivered = Invitation.deliver(batch, self.site_url) if batch else 0
+            if not delivered:
+                return sent
+            sent += delivered
+            RosterUpload.objects.filter(pk=self.pk).update(updated_at=timezone.now())
