@@ -1,9 +1,10 @@
-"""Problem notebooks: loading, validating the metadata block, and the student's view.
+"""Problem notebooks: loading, validating, and the student's view.
 
 A problem is ``problems/<slug>.ipynb`` (nbformat 4). Its metadata holds a ``grader`` block;
 its cells are told apart by tags: untagged markdown is the statement, ``hint`` markdown
 cells are hints, the ``starter`` code cell is what the student starts from, ``tests`` cells
-are the visible tests and ``hidden-tests`` cells are graded only.
+are the visible tests and ``hidden-tests`` cells are graded only. The metadata block's
+fields, their values and their reader are ``grader.problem_metadata``'s.
 
 ``example`` code cells are the worked example. What each prints is saved as its outputs (as
 Jupyter saves a run cell), shown under it on the page, and checked by ``grader validate``,
@@ -23,36 +24,24 @@ from typing import Any
 
 import nbformat
 
+# The web app, autograde and the tests import the block's vocabulary and ProblemError from here too.
+from grader.problem_metadata import (
+    CATEGORIES,
+    DEVICES,
+    DIFFICULTIES,
+    IDENTIFIER,
+    SECTIONS,
+    SLUG_PATTERN,
+    MetadataReader,
+    ProblemError,
+)
 from sandbox.host.backends import SandboxLimits
 from sandbox.protocol import MAX_CPU_DEVICES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# The rubric (README, "Writing a problem"): easy, one stage or API used as documented; medium,
-# two stages composed, or reasoning about what jit's cache is keyed on; hard, a budget to meet,
-# a design to choose, or broken code to debug.
-DIFFICULTIES = ("easy", "medium", "hard")
-# The course's sections in teaching order: a problem's category is one of them.
-SECTIONS: tuple[tuple[str, str], ...] = (
-    ("tracing", "Tracing"),
-    ("jaxprs", "Jaxprs"),
-    ("caching", "Caching and recompilation"),
-    ("compiling", "Lowering and compiling"),
-    ("control-flow", "Control flow"),
-    ("transformations", "Transformations"),
-    ("export", "Export"),
-    ("parallelism", "Parallelism"),
-)
-CATEGORIES = tuple(category for category, _ in SECTIONS)
-DEVICES = ("cpu", "gpu", "any")
 CELL_TAGS = frozenset({"example", "starter", "tests", "hidden-tests", "hint"})
 REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
 CONTRACT_ITEMS = ("Input", "Returns", "Checked")
-SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-class ProblemError(Exception):
-    """A problem notebook that cannot be used; the message names the notebook, cell and field."""
 
 
 class ReferenceSolutionError(Exception):
@@ -266,7 +255,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
     meta = notebook.metadata.get("grader")
     if not isinstance(meta, dict):
         raise ProblemError(f"{path}: metadata.grader: missing (the notebook's grader block)")
-    fields = _MetadataReader(path, meta)
+    fields = MetadataReader(path, meta)
     slug = fields.text("slug")
     if not SLUG_PATTERN.match(slug):
         raise ProblemError(f"{path}: metadata.grader.slug: {slug!r} must be lowercase letters, digits and _")
@@ -397,68 +386,3 @@ def _check_contract(path: Path, statement: str) -> None:
             f"{path}: statement: the Problem section's contract must be a list of three items, {wanted} "
             f"in that order; found {', '.join(found) or 'none'}"
         )
-
-
-class _MetadataReader:
-    """Typed access to the grader block, with errors that name the field."""
-
-    def __init__(self, path: Path, meta: dict[str, Any]) -> None:
-        self.path, self.meta = path, meta
-        known = {
-            "slug", "title", "difficulty", "category", "tags", "entry_points", "device",
-            "time_limit_s", "memory_limit_mb", "max_examples", "points", "cpu_devices",
-            "objective", "prerequisites", "minutes",
-        }  # fmt: skip
-        unknown = sorted(set(meta) - known)
-        if unknown:
-            self.fail(unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
-
-    def fail(self, name: str, problem: str) -> None:
-        raise ProblemError(f"{self.path}: metadata.grader.{name}: {problem}")
-
-    def value(self, name: str, default: Any = None) -> Any:
-        if name not in self.meta:
-            if default is None:
-                self.fail(name, "missing")
-            return default
-        return self.meta[name]
-
-    def text(self, name: str) -> str:
-        value = self.value(name)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(name, f"must be a non-empty string (got {value!r})")
-        return str(value).strip()
-
-    def text_list(self, name: str) -> list[str]:
-        value = self.value(name)
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-            self.fail(name, f"must be a non-empty list of strings (got {value!r})")
-        return list(value)
-
-    def sentence(self, name: str) -> str:
-        """One sentence: what the problem teaches, shown in the catalog."""
-        value = self.text(name)
-        if len(value) > 240 or not value.endswith(".") or "\n" in value:
-            self.fail(name, f"must be one sentence of at most 240 characters, ending with a full stop (got {value!r})")
-        return value
-
-    def slugs(self, name: str, *, of: str) -> list[str]:
-        """Slugs of other problems (which exist and form no cycle: ``grader validate`` checks)."""
-        value = self.value(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and SLUG_PATTERN.match(v) for v in value):
-            self.fail(name, f"must be a list of problem slugs (got {value!r})")
-        if of in value or len(set(value)) != len(value):
-            self.fail(name, f"must name other problems, each once (got {value!r})")
-        return list(value)
-
-    def choice(self, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
-        value = self.value(name, default)
-        if value not in choices:
-            self.fail(name, f"must be one of {', '.join(choices)} (got {value!r})")
-        return str(value)
-
-    def number(self, name: str, *, default: float | None, low: float, high: float) -> float:
-        value = self.value(name, default)  # no default: the field is required
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            self.fail(name, f"must be a number from {low:g} to {high:g} (got {value!r})")
-        return float(value)
