@@ -28,6 +28,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.webapp.support.course_tasks import run_courses_tasks
+from tests.webapp.support.people import PASSWORD
 from tests.webapp.support.running_site import free_port
 from webapp.catalog.models import Problem
 from webapp.courses.models import (
@@ -43,29 +44,16 @@ from webapp.submissions.models import Draft, Submission
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "a-long-password-1"
 LINK = re.compile(r"https?://[^\s]+/courses/join/invited/[\w-]+/")
-
-
-@pytest.fixture
-def course() -> Course:
-    return Course.objects.create(slug="jax-101", title="JAX 101")
-
-
-@pytest.fixture
-def instructor(course: Course) -> User:
-    grace = User.objects.create_user("grace", password=PASSWORD)
-    Membership.objects.create(course=course, user=grace, role=Membership.Role.INSTRUCTOR)
-    return grace
 
 
 def upload(client: Client, text: str, slug: str = "jax-101") -> Any:
     return client.post(f"/courses/{slug}/roster/", {"roster": SimpleUploadedFile("roster.csv", text.encode())})
 
 
-def invite(client: Client, instructor: User, text: str) -> None:
+def invite(client: Client, owner: User, text: str) -> None:
     """The instructor uploads ``text``; the courses' worker sends the invitations."""
-    client.force_login(instructor)
+    client.force_login(owner)
     response = upload(client, text)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert len(run_courses_tasks()) == 1
@@ -81,11 +69,11 @@ def link_to(address: str, outbox: list[mail.EmailMessage]) -> str:
 
 
 def test_a_squatter_who_signed_up_first_is_not_enrolled_and_the_real_student_joins_by_the_link(
-    client, course, instructor, mailoutbox
+    client, course, owner, mailoutbox
 ):
     """Attack 7: the old roster enrolled the self-made "alice" (and set no email)."""
     squatter = User.objects.create_user("alice", email="squatter@elsewhere.example", password="squatters-password-1")
-    invite(client, instructor, "username,email,name,section\nalice,alice@school.example,Alice Liddell,A\n")
+    invite(client, owner, "username,email,name,section\nalice,alice@school.example,Alice Liddell,A\n")
     assert course.membership_of(squatter) is None
     squatter.refresh_from_db()
     assert (squatter.email, squatter.first_name) == ("squatter@elsewhere.example", "")
@@ -120,15 +108,15 @@ def test_a_squatter_who_signed_up_first_is_not_enrolled_and_the_real_student_joi
 
 
 def test_an_existing_account_named_in_a_roster_is_not_a_member_until_its_owner_accepts(
-    client, course, instructor, mailoutbox, catalog
+    client, course, owner, mailoutbox, catalog
 ):
     """Attack 1 (consent): the old roster enrolled ada outright, and her practice showed."""
     ada = User.objects.create_user("ada", email="ada@home.example", password=PASSWORD)
     Submission.objects.create(user=ada, problem=Problem.objects.get(slug="batched_dot"), kind="submit", code="x = 1\n")
-    invite(client, instructor, "username,email\nada,ada@school.example\n")
+    invite(client, owner, "username,email\nada,ada@school.example\n")
     assert course.membership_of(ada) is None
     assert not course.student_work().exists()
-    client.force_login(instructor)
+    client.force_login(owner)
     assert "ada@school.example" in client.get("/courses/jax-101/roster/").content.decode()  # pending
     client.force_login(ada)
     link = link_to("ada@school.example", mailoutbox)
@@ -138,10 +126,10 @@ def test_an_existing_account_named_in_a_roster_is_not_a_member_until_its_owner_a
 
 
 def test_an_account_the_roster_made_sets_its_password_by_the_emailed_link_and_signs_in(
-    client, course, instructor, mailoutbox
+    client, course, owner, mailoutbox
 ):
     """The roster's accounts had no password and no way to get one."""
-    invite(client, instructor, "username,email,name\nnewbie,newbie@school.example,Nora Newbie\n")
+    invite(client, owner, "username,email,name\nnewbie,newbie@school.example,Nora Newbie\n")
     newbie = User.objects.get(username="newbie")
     assert not newbie.has_usable_password() and (newbie.email, newbie.get_full_name()) == (
         "newbie@school.example",
@@ -194,8 +182,8 @@ def smtp_server(settings: Any) -> Iterator[Inbox]:
         controller.stop()
 
 
-def test_the_links_go_out_through_a_real_smtp_server_and_work(client, course, instructor, smtp_server):
-    invite(client, instructor, "username,email\nnewbie,newbie@school.example\nada,ada@school.example\n")
+def test_the_links_go_out_through_a_real_smtp_server_and_work(client, course, owner, smtp_server):
+    invite(client, owner, "username,email\nnewbie,newbie@school.example\nada,ada@school.example\n")
     assert sorted(to for to, _ in smtp_server.messages) == [["ada@school.example"], ["newbie@school.example"]]
     text = next(body for to, body in smtp_server.messages if to == ["newbie@school.example"])
     assert "Subject: Your jaxjudge account for JAX 101" in text
@@ -207,12 +195,12 @@ def test_the_links_go_out_through_a_real_smtp_server_and_work(client, course, in
     assert done.status_code == 302 and student.get("/courses/jax-101/").status_code == 200
 
 
-def test_a_bad_roster_names_every_bad_line_and_nothing_is_written(client, course, instructor):
+def test_a_bad_roster_names_every_bad_line_and_nothing_is_written(client, course, owner):
     lines = [f"student{n},student{n}@school.example" for n in range(30)]
     lines[3] = "student3,"  # no email
     lines[10] = "bad name,x@school.example"
     lines += [f"student{n},dup{n}@school.example" for n in range(25)]  # listed twice (23: two lines above were bad)
-    client.force_login(instructor)
+    client.force_login(owner)
     response = upload(client, "username,email\n" + "\n".join(lines) + "\n")
     page = response.content.decode()
     assert response.status_code == 400 and 'class="form-errors"' in page
@@ -223,8 +211,8 @@ def test_a_bad_roster_names_every_bad_line_and_nothing_is_written(client, course
     assert not User.objects.filter(username__startswith="student").exists()
 
 
-def test_expired_used_and_unknown_links_get_a_page_of_their_own(client, course, instructor, mailoutbox):
-    invite(client, instructor, "username,email\nnewbie,newbie@school.example\n")
+def test_expired_used_and_unknown_links_get_a_page_of_their_own(client, course, owner, mailoutbox):
+    invite(client, owner, "username,email\nnewbie,newbie@school.example\n")
     link = link_to("newbie@school.example", mailoutbox)
     Invitation.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     expired = Client().get(link)
@@ -233,11 +221,11 @@ def test_expired_used_and_unknown_links_get_a_page_of_their_own(client, course, 
     assert unknown.status_code == 410 and "not one of ours" in unknown.content.decode()
 
 
-def test_a_resend_is_limited_and_replaces_the_link(client, course, instructor, mailoutbox):
-    invite(client, instructor, "username,email\nnewbie,newbie@school.example\n")
+def test_a_resend_is_limited_and_replaces_the_link(client, course, owner, mailoutbox):
+    invite(client, owner, "username,email\nnewbie,newbie@school.example\n")
     first = link_to("newbie@school.example", mailoutbox)
     invitation = Invitation.objects.get()
-    client.force_login(instructor)
+    client.force_login(owner)
     resend = f"/courses/jax-101/roster/invitations/{invitation.pk}/resend/"
     too_soon = client.post(resend)
     assert too_soon.status_code == 429 and "sent less than 10 minutes ago" in too_soon.content.decode()
@@ -260,8 +248,8 @@ def test_a_resend_is_limited_and_replaces_the_link(client, course, instructor, m
     assert len(mailoutbox) == 2
 
 
-def test_roster_uploads_are_limited_per_course_and_one_at_a_time(client, course, instructor, mailoutbox):
-    client.force_login(instructor)
+def test_roster_uploads_are_limited_per_course_and_one_at_a_time(client, course, owner, mailoutbox):
+    client.force_login(owner)
     assert upload(client, "username,email\na,a@school.example\n").status_code == 302
     busy = upload(client, "username,email\nb,b@school.example\n")
     assert busy.status_code == 429 and "Another roster of this course is being enrolled" in busy.content.decode()
@@ -276,9 +264,8 @@ def test_roster_uploads_are_limited_per_course_and_one_at_a_time(client, course,
     assert upload(client, "username,email\nd,d@school.example\n").status_code == 302
 
 
-def test_invite_link_joins_are_limited_per_person_and_hour(client):
-    eve = User.objects.create_user("eve", password=PASSWORD)
-    client.force_login(eve)
+def test_invite_link_joins_are_limited_per_person_and_hour(client, outsider):
+    client.force_login(outsider)
     courses = [Course.objects.create(slug=f"c{n}", title=f"C{n}") for n in range(JOINS_PER_HOUR + 1)]
     for joined in courses[:-1]:
         assert client.post(f"/courses/join/{joined.invite_code}/").status_code == 302
@@ -287,7 +274,7 @@ def test_invite_link_joins_are_limited_per_person_and_hour(client):
         refused.status_code == 429
         and f"You joined {JOINS_PER_HOUR} courses in the last hour" in refused.content.decode()
     )
-    assert courses[-1].membership_of(eve) is None
+    assert courses[-1].membership_of(outsider) is None
     assert client.post(f"/courses/join/{courses[0].invite_code}/").status_code == 302  # a member already: no new join
     Membership.objects.update(joined_at=timezone.now() - timedelta(hours=2))
     assert client.post(f"/courses/join/{courses[-1].invite_code}/").status_code == 302
@@ -305,12 +292,12 @@ class FailingOnce(MemoryBackend):
         return super().send_messages(messages)
 
 
-def test_a_failed_run_says_so_and_resumes_without_inviting_or_emailing_twice(client, course, instructor, settings):
+def test_a_failed_run_says_so_and_resumes_without_inviting_or_emailing_twice(client, course, owner, settings):
     settings.EMAIL_BACKEND = "tests.webapp.courses.test_enrolment.FailingOnce"
     mail.outbox = []
     FailingOnce.failed = False
     rows = "".join(f"s{n},s{n}@school.example\n" for n in range(ROSTER_BATCH * 2 + 50))
-    client.force_login(instructor)
+    client.force_login(owner)
     assert upload(client, "username,email\n" + rows).status_code == 302
     run_courses_tasks()
     stopped = RosterUpload.objects.get()

@@ -1,4 +1,4 @@
-"""The access table (``webapp/access.py``) held over every view and admin page of the site, for
+"""The access table (``webapp/courses/access.py``) held over every view and admin page of the site, for
 every role, and the attacks on courses that it closes.
 
 One course (JAX 101) with its instructor, TA and a student (ada), a second course with its own
@@ -27,9 +27,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from webapp import access
-from webapp.access import ANONYMOUS, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, STUDENT, TA
 from webapp.catalog.models import Problem
+from webapp.courses import access
+from webapp.courses.access import ANONYMOUS, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, STUDENT, TA
 from webapp.courses.models import (
     Assignment,
     AssignmentProblem,
@@ -249,7 +249,7 @@ def url_names(patterns: list[Any], namespace: str = "") -> list[str]:
 
 def test_every_view_of_the_site_is_in_the_access_table():
     served = set(url_names(get_resolver().url_patterns))
-    assert served - set(access.VIEWS) == set(), "a new view: add it to webapp/access.py's VIEWS and a case here"
+    assert served - set(access.VIEWS) == set(), "a new view: add it to webapp/courses/access.py's VIEWS and a case here"
     assert set(access.VIEWS) - served == set(), "VIEWS names a view the site no longer serves"
     for name, object_name in access.VIEWS.items():
         assert object_name is None or object_name in access.TABLE_BY_NAME, name
@@ -336,9 +336,9 @@ def test_every_admin_page_is_reached_by_the_roles_the_table_allows(world: World)
                     assert not got_it, (label, page, role)
 
 
-def test_the_readme_shows_the_access_table():
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    assert access.markdown_table() in readme, "the README's access table differs:\n" + access.markdown_table()
+def test_the_courses_page_shows_the_access_table():
+    page = (Path(__file__).parents[3] / "docs" / "courses.md").read_text()
+    assert access.markdown_table() in page, "docs/courses.md's access table differs:\n" + access.markdown_table()
 
 
 # -- the attacks ---------------------------------------------------------------------------------
