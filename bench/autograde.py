@@ -38,7 +38,7 @@ from grader.harness import grade_submission
 from grader.problem import REPO_ROOT, load_problem
 from grader.source import read_submission
 from sandbox.host.backends import get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 
 SLUG = "aot_compiled_sum"
 SOLUTIONS = REPO_ROOT / "solutions" / SLUG

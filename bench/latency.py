@@ -28,7 +28,7 @@ from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import load_problem
 from grader.source import read_submission
 from sandbox.host.backends import get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 from sandbox.host.session import SandboxSession
 
 HARNESS_COMPILE_EVENTS = (

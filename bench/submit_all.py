@@ -40,7 +40,7 @@ from grader.problem import Problem, load_problem
 from grader.report import Report
 from grader.source import SubmissionSource, read_submission
 from sandbox.host.backends import get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 
 SPEED_PAGE = Path(__file__).resolve().parent.parent / "docs" / "speed.md"
 BEGIN, END = "<!-- submit-all: begin -->", "<!-- submit-all: end -->"

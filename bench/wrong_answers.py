@@ -22,7 +22,7 @@ from grader.harness import enable_compilation_cache, grade_submission
 from grader.problem import Problem, load_problem
 from grader.source import read_submission
 from sandbox.host.backends import Backend, get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 from sandbox.host.session import SandboxSession
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sandbox.host import cgroups
 from sandbox.host.backends import get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from grader.workers import worker_context
 from sandbox.host.backends import get_backend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 
 # "# expect: VERDICT", or "VERDICT or VERDICT" where which of two limits a solution breaks
 # first depends on the machine (memory reclaimed near the limit can outlast the time limit).

@@ -21,7 +21,7 @@ PRELOADED_MODULES = [
     "grader.autograde",
     "grader.assertions",
     "grader.strategies",
-    "sandbox.host.pool",
+    "sandbox.host.prestarted",
     "nbclient",
     "jupyter_client.asynchronous",
     "jupyter_client.manager",

@@ -15,7 +15,7 @@ from grader.problem import load_problem
 from grader.proxy import CallRecord, JaxEvents
 from grader.source import SubmissionSource, read_submission
 from sandbox.host.backends import BwrapBackend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 
 
 @pytest.fixture(scope="module")

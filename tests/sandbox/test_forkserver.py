@@ -17,7 +17,7 @@ import pytest
 from sandbox import protocol
 from sandbox.host.backends import BwrapBackend, ProcessBackend, SandboxLimits
 from sandbox.host.forkserver import ForkServer, ForkServerUnsupported
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 from sandbox.host.session import SandboxSession, SandboxTimeout
 from tests.conftest import call, sandbox_processes
 

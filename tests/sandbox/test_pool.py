@@ -2,7 +2,7 @@ import pytest
 
 from sandbox import protocol
 from sandbox.host.backends import BwrapBackend
-from sandbox.host.pool import SandboxPool
+from sandbox.host.prestarted import SandboxPool
 from tests.conftest import call
 
 
