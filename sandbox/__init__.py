@@ -3,8 +3,8 @@
 This package imports neither Django nor the grader. ``sandbox.host`` starts and keeps
 sandboxes; ``sandbox.inside`` is what runs in one. Neither imports the other (pyproject.toml's
 contracts): they share the wire's vocabulary here (``sandbox.protocol``,
-``sandbox.cell_outputs``, ``sandbox.stages``). The package is mounted read-only into every
-sandbox.
+``sandbox.wire_values``, ``sandbox.cell_outputs``, ``sandbox.stages``). The package is
+mounted read-only into every sandbox.
 """
 
 # XLA:CPU's newer fusion emitters take about half as long again to compile the small programs

@@ -20,9 +20,11 @@ plain JSON or a tagged object ``{"$": tag, ...}``:
 
 The channel's whole vocabulary is defined here, once: the operations each side may send,
 the members of a kept object the harness may call or read, and what may cross in which
-direction. This module runs on both sides, so it depends on the standard library and numpy
-only. Decoding is strict and capped before anything is parsed: whatever a sandbox sends is
-hostile, and every string it sends is made valid, printable text here.
+direction; the values the tags decode to, and which dtypes an array may have, are in
+``sandbox.wire_values`` (and named here too). This module runs on both sides, so it depends on
+the standard library and numpy only. Decoding is strict and capped before anything is
+parsed: whatever a sandbox sends is hostile, and every string it sends is made valid,
+printable text here.
 """
 
 from __future__ import annotations
@@ -32,11 +34,26 @@ import json
 import math
 import re
 import struct
-from dataclasses import dataclass
 from typing import Any
 
-import ml_dtypes
 import numpy as np
+
+# The values the tags below decode to, and the dtypes an array may have, are defined there;
+# named here too, as the rest of the wire's vocabulary is.
+from sandbox.wire_values import (
+    ALLOWED_DTYPE_KINDS,
+    ARRAY_ORIGINS,
+    EXTENDED_DTYPES,
+    ArrayValue,
+    FunctionSource,
+    HandleRef,
+    ShapeDtype,
+    extended_dtype_name,
+    is_key,
+    is_plain_dtype_name,
+)
+from sandbox.wire_values import MAX_KEY_ITEMS as MAX_KEY_ITEMS
+from sandbox.wire_values import can_cross as can_cross
 
 FRAME = struct.Struct(">I")
 MAX_PAYLOAD_BYTES = 64 * 2**20
@@ -45,51 +62,7 @@ MAX_HEADER_BYTES = 8 * 2**20
 MAX_DEPTH = 32
 MAX_NODES = 100_000
 MAX_STRING_CHARS = 1_000_000
-MAX_KEY_ITEMS = 32  # items of a tuple used as a dict key
 MAX_DIMENSIONS = 32  # of a shape_dtype
-# Bool, signed and unsigned integers, floats and complex numbers: never objects,
-# strings, void or structured dtypes.
-ALLOWED_DTYPE_KINDS = frozenset("biufc")
-ARRAY_ORIGINS = frozenset({"jax", "numpy", "numpy-scalar"})
-# The ml_dtypes types JAX computes with, by name: they cross as the bits of the unsigned
-# integer type of their size (ml_dtypes is a dependency of JAX, so both sides have it).
-EXTENDED_DTYPES: dict[str, np.dtype[Any]] = {
-    name: np.dtype(getattr(ml_dtypes, name))
-    for name in (
-        "bfloat16",
-        "float4_e2m1fn",
-        "float8_e3m4",
-        "float8_e4m3",
-        "float8_e4m3b11fnuz",
-        "float8_e4m3fn",
-        "float8_e4m3fnuz",
-        "float8_e5m2",
-        "float8_e5m2fnuz",
-        "float8_e8m0fnu",
-        "int1",
-        "int2",
-        "int4",
-        "uint1",
-        "uint2",
-        "uint4",
-    )
-    if hasattr(ml_dtypes, name)
-}
-
-
-def extended_dtype_name(dtype: np.dtype[Any]) -> str | None:
-    """The name of ``dtype`` among ``EXTENDED_DTYPES``, or None."""
-    for name, extended in EXTENDED_DTYPES.items():
-        if dtype == extended:
-            return name
-    return None
-
-
-def can_cross(dtype: np.dtype[Any]) -> bool:
-    """Whether arrays of ``dtype`` may cross the channel."""
-    return extended_dtype_name(dtype) is not None or (
-        dtype.kind in ALLOWED_DTYPE_KINDS and dtype.fields is None and dtype.subdtype is None
-    )
 
 
 # -- the vocabulary -------------------------------------------------------------------------
@@ -205,58 +178,8 @@ TAGS = {
 MAX_TYPE_NAME_CHARS = 200
 
 
-def _is_plain_dtype_name(name: str) -> bool:
-    if len(name) > 32 or not name.isidentifier():
-        return False
-    try:
-        dtype = np.dtype(name)
-    except TypeError:
-        return False
-    return can_cross(dtype) and dtype.name == name
-
-
 class ProtocolError(Exception):
     """A message that breaks the protocol: malformed, too large or of a forbidden type."""
-
-
-@dataclass(frozen=True)
-class ArrayValue:
-    """An array that crossed the channel, with the kind of object it was on the other side."""
-
-    array: np.ndarray
-    origin: str
-
-
-@dataclass(frozen=True)
-class HandleRef:
-    """An object that stays inside the sandbox; the harness refers to it by id."""
-
-    id: int
-    type_name: str
-    callable: bool
-    kind: str = "object"
-
-
-@dataclass(frozen=True)
-class ShapeDtype:
-    """The shape and dtype of an array without its values: a ``jax.ShapeDtypeStruct``, or with
-    ``abstract`` a JAX abstract value (``ShapedArray``, what ``in_avals`` and ``out_avals`` hold),
-    which is another type and must not pass for one.
-
-    A dimension is an integer, or a string for a symbolic dimension of an export (``"n"``).
-    """
-
-    shape: tuple[int | str, ...]
-    dtype: str
-    abstract: bool = False
-
-
-@dataclass(frozen=True)
-class FunctionSource:
-    """A function sent into the sandbox as source code: ``name`` is defined by ``source``."""
-
-    source: str
-    name: str
 
 
 def pack(op: str, **fields: Any) -> bytes:
@@ -340,15 +263,6 @@ def _escape(char: str) -> str:
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
-
-
-def is_key(key: Any) -> bool:
-    """Whether ``key`` may be a key of a dict crossing the channel."""
-    if key is None or type(key) in (str, int, bool):
-        return True
-    if type(key) is float:
-        return math.isfinite(key)
-    return type(key) is tuple and len(key) <= MAX_KEY_ITEMS and all(is_key(item) for item in key)
 
 
 def _encode(value: Any, buffers: list[bytes], depth: int) -> Any:
@@ -438,7 +352,7 @@ class _Decoder:
                 raise ProtocolError("malformed shape_dtype")
             if not all((type(n) is int and 0 <= n < 2**62) or (type(n) is str and 0 < len(n) <= 64) for n in shape):
                 raise ProtocolError("a dimension must be a non-negative integer or a short name")
-            if dtype not in EXTENDED_DTYPES and not _is_plain_dtype_name(dtype):
+            if dtype not in EXTENDED_DTYPES and not is_plain_dtype_name(dtype):
                 raise ProtocolError(f"unknown dtype {printable(dtype)[:40]!r}")
             if type(abstract) is not bool:
                 raise ProtocolError("a shape_dtype says whether it is an abstract value (true or false)")
