@@ -1,8 +1,8 @@
 """Inside the fork server's sandbox: import JAX once, then fork one single-use runtime per submission.
 
-The host's side is ``sandbox.host.forkserver``. Each child serves one submission as
-``runtime.serve_one`` does, in namespaces of its own; between two of them every other process
-of the sandbox is killed and its scratch directories emptied.
+The host's side is ``sandbox.host.forkserver``. Each child serves one submission with the
+function the runtime hands over (``runtime.serve_one``), in namespaces of its own; between two
+of them every other process of the sandbox is killed and its scratch directories emptied.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import importlib
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from sandbox import JAX_FIRST_USE_MODULES, protocol
 from sandbox.inside.kernel import ipython_environment
-from sandbox.inside.runtime import serve_one
 
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
@@ -26,12 +26,12 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 SCRATCH_DIRECTORIES = ("/tmp", "/dev/shm")
 
 
-def serve_forks(control_fd: int) -> None:
+def serve_forks(control_fd: int, *, serve_submission: Callable[[], None]) -> None:
     """Import JAX (and IPython) once, then fork one single-use runtime per submission.
 
     Each child takes the three pipes of its session (received over the control socket) as
     its fds 0, 1 and 2, closes everything else this process holds, and serves one submission
-    as ``serve_one`` does. One child at a time: when the host says the submission is over,
+    with ``serve_submission``. One child at a time: when the host says the submission is over,
     every other process of this sandbox is killed (``kill(-1)``), reaped, and the scratch
     directories emptied before the next fork, so nothing a submission did reaches the next.
     Each submission runs in namespaces of its own (``_become_submission``), where it can
@@ -101,7 +101,7 @@ def serve_forks(control_fd: int) -> None:
             report_read, report_write = os.pipe()
             starter = os.fork()
             if starter == 0:
-                _become_submission(fds, default_handlers, notebooks, report_write)
+                _become_submission(fds, default_handlers, notebooks, report_write, serve_submission)
             for fd in (*fds, report_write):
                 os.close(fd)
             reported = os.read(report_read, 4)
@@ -137,7 +137,9 @@ def _warm_up_tracebacks() -> None:
 GO = b"\x00"  # the host's word that this child is in its session's cgroup
 
 
-def _become_submission(fds: list[int], handlers: dict[int, Any], notebook: bool, report: int) -> None:
+def _become_submission(
+    fds: list[int], handlers: dict[int, Any], notebook: bool, report: int, serve_submission: Callable[[], None]
+) -> None:
     """In a fresh child of the fork server: take the session's pipes and start the submission
     in a PID namespace of its own, whose init reports its pid on ``report`` and then forks the
     submission's process (pid 2 there, as in a sandbox started for it).
@@ -174,7 +176,7 @@ def _become_submission(fds: list[int], handlers: dict[int, Any], notebook: bool,
                 signal.signal(number, handler)
             if notebook:
                 os.environ[protocol.NOTEBOOK_VARIABLE] = "1"
-            serve_one()
+            serve_submission()
             os._exit(0)
         while True:  # the namespace's init: reap every orphan until the submission itself ends
             pid, status = os.waitpid(-1, 0)

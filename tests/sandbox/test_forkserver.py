@@ -232,7 +232,8 @@ def test_a_fork_server_started_outside_a_pid_namespace_of_its_own_refuses_to_ser
     # reads a request, so that no clean-up of its can ever run here.
     parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     runtime = subprocess.run(
-        [sys.executable, "-c", f"from sandbox.inside.forks import serve_forks; serve_forks({child.fileno()})"],
+        [sys.executable, "-c", "from sandbox.inside.runtime import main; main()"],
+        env={**os.environ, protocol.FORK_SERVER_VARIABLE: str(child.fileno())},
         pass_fds=[child.fileno()],
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
