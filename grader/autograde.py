@@ -39,6 +39,7 @@ from typing import Any
 
 from grader.feedback_notebook import feedback_notebook
 from grader.report import Report
+from grader.source import SubmissionSource
 from grader.spreadsheet import spreadsheet_row
 from grader.verdicts import Verdict
 from grader.workers import worker_context
@@ -61,6 +62,8 @@ class Graded:
     problem: str
     report: Report
     feedback: str | None = None  # the feedback notebook, as JSON text
+    # What was graded, as read from the file (once): None when it could not be read.
+    source: SubmissionSource | None = field(default=None, compare=False)
     key: str = field(default="", compare=False)  # the file name of its outputs
 
     @property
@@ -162,9 +165,10 @@ def grade_file(path: Path, problem_slug: str | None, student_from: str = "file")
     started = time.perf_counter()
     student = student_name(path, None)
     slug = problem_slug or ""
+    source: SubmissionSource | None = None
     try:
         source = read_submission(path)
-        metadata = _notebook_metadata(source.notebook)
+        metadata = source.metadata
         student = student_name(path, metadata, source=student_from)
         if problem_slug:  # staff's own choice: a slug or a problem notebook's path
             problem = load_problem(problem_slug)
@@ -185,7 +189,7 @@ def grade_file(path: Path, problem_slug: str | None, student_from: str = "file")
             slug = ""
         report = Report(problem=slug, verdict=Verdict.INVALID_SUBMISSION, score=0.0, max_score=0.0, message=str(exc))
         report.duration_s = time.perf_counter() - started
-        return Graded(str(path), student, slug, report)
+        return Graded(str(path), student, slug, report, source=source)
     report_max = problem.points
     try:
         with _pool(problem.sandbox_device).sandbox() as session:
@@ -195,14 +199,7 @@ def grade_file(path: Path, problem_slug: str | None, student_from: str = "file")
         report.message = f"the notebook could not be graded: {type(exc).__name__}: {exc}"[:2000]
         report.duration_s = time.perf_counter() - started
     feedback = feedback_notebook(report, source.notebook) if source.notebook is not None else None
-    return Graded(str(path), student, slug, report, feedback)
-
-
-def _notebook_metadata(notebook_json: str | None) -> dict[str, Any] | None:
-    if notebook_json is None:
-        return None
-    metadata = json.loads(notebook_json).get("metadata")
-    return metadata if isinstance(metadata, dict) else None
+    return Graded(str(path), student, slug, report, feedback, source=source)
 
 
 def _problem_from_metadata(metadata: dict[str, Any] | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,16 @@ class SubmissionSource:
     """The Python source of a submission and the name to report it under.
 
     A notebook keeps its JSON in ``notebook`` (it is run cell by cell, as Jupyter runs it);
-    ``text`` is then the code of its cells (magics included), which seeds its examples.
+    ``text`` is then the code of its cells (magics included), which seeds its examples, and
+    ``metadata`` the one block of its metadata that is kept (``grader``: problem and student,
+    the student's text, read as hostile data where it is used). The file is read once, here:
+    whatever records a grading records this, the code that was graded.
     """
 
     text: str
     filename: str
     notebook: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def is_notebook(self) -> bool:
@@ -97,7 +101,9 @@ def notebook_source(text: str, name: str) -> SubmissionSource:
     code = student_code(notebook)
     if not code.strip():
         raise SubmissionInputError(f"{name}: the notebook has no code to grade")
-    return SubmissionSource(text=code, filename=name, notebook=nbformat.writes(notebook))
+    # Plain data (not nbformat's nodes), so that it crosses to the process that records it.
+    metadata = json.loads(json.dumps(notebook.metadata))
+    return SubmissionSource(text=code, filename=name, notebook=nbformat.writes(notebook), metadata=metadata)
 
 
 def rebuilt_notebook(handed_in: Any) -> Any:

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from webapp.health import healthz
+from webapp.workspace.urls import problem_urls, submission_urls
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -9,6 +10,6 @@ urlpatterns = [
     path("accounts/", include("webapp.accounts.urls")),
     path("courses/", include("webapp.courses.urls")),
     path("lti/", include("webapp.lti.urls")),
-    path("", include("webapp.submissions.urls")),
-    path("", include("webapp.catalog.urls")),
+    path("", include((submission_urls, "submissions"))),
+    path("", include((problem_urls, "catalog"))),
 ]

@@ -1,8 +1,8 @@
 """Who may read and change what on the site: the access table, written once, and the checks
 that every view asks.
 
-The table (``TABLE``) is the one the README shows (``markdown_table``; the test says so when
-they differ) and ``tests/webapp/test_access.py`` walks over every view and admin page of the site: each URL the
+The table (``TABLE``) is the one docs/courses.md shows (``markdown_table``; the test says so when
+they differ) and ``tests/webapp/site/test_access.py`` walks over every view and admin page of the site: each URL the
 site serves is listed in ``VIEWS`` with the object of the table it shows or changes, and a
 view that is not listed fails that test. The checks below are the table's rules in code; the
 views call them rather than deciding on their own.
@@ -31,7 +31,7 @@ from webapp.catalog.models import Problem
 from webapp.courses.models import Assignment, Course, Membership
 from webapp.submissions.models import Progress, Submission
 
-# The roles of the table, as the README's columns name them.
+# The roles of the table, as the columns of docs/courses.md name them.
 ANONYMOUS = "anonymous"
 STUDENT = "student"
 TA = "TA"
@@ -208,7 +208,7 @@ ADMIN_MODELS: dict[str, str] = {
 
 
 def markdown_table() -> str:
-    """The table as the README shows it."""
+    """The table as docs/courses.md shows it."""
     lines = ["| object | " + " | ".join(ROLES) + " |", "|---|" + "---|" * len(ROLES)]
     for entry in TABLE:
         lines.append(f"| {entry.name} | " + " | ".join(entry.rights.get(role, NO) for role in ROLES) + " |")

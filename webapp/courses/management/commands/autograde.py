@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,15 +38,6 @@ TRUST_UNSIGNED_HELP = (
     "file. A signature that does not match is refused all the same, and nothing is ever recorded "
     "to a staff account"
 )
-
-
-@dataclass(frozen=True)
-class HandedIn:
-    """What the command reads of a graded file: its code, and its notebook with that one's metadata."""
-
-    code: str
-    notebook: str
-    metadata: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -115,10 +105,8 @@ class Command(BaseCommand):
         except AutogradeUsageError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(summary_table(graded, time.perf_counter() - started))
-        handed_in = {item.path: read_handed_in(item.path) for item in graded}
         recordable, refused = self.choose(
             graded,
-            handed_in,
             catalog_problem,
             from_metadata=options["student_from"] == "metadata",
             trust_unsigned=options["trust_unsigned_metadata"],
@@ -133,14 +121,16 @@ class Command(BaseCommand):
             refused += [NotRecorded(item, "no hand-in time for this student in the CSV") for item, _ in untimed]
             recordable = [(item, user) for item, user in recordable if user.username in hand_in_times]
         for item, user in recordable:
-            files_of = handed_in[item.path]
+            # What was graded, as the grading read it: the file is not read again (it may have
+            # changed since). A file that could not be read is recorded with no code (its verdict says why).
+            graded_source = item.source
             at = hand_in_times[user.username] if hand_in_times is not None else options["handed_in_at"]
             submission = Submission.record_graded(
                 user,
                 catalog_problem,
                 item.report.to_dict(),
-                code=files_of.code,
-                notebook=files_of.notebook,
+                code=graded_source.text if graded_source else "",
+                notebook=(graded_source.notebook or "") if graded_source else "",
                 handed_in_at=at,
             )
             if assignment is not None:
@@ -156,7 +146,6 @@ class Command(BaseCommand):
     def choose(
         self,
         graded: list[Graded],
-        handed_in: dict[str, HandedIn],
         problem: Problem,
         *,
         from_metadata: bool,
@@ -166,9 +155,7 @@ class Command(BaseCommand):
         refused: list[NotRecorded] = []
         claims: dict[int, list[tuple[Graded, User]]] = {}
         for item in graded:
-            account = self.account_for(
-                item, handed_in[item.path], problem, from_metadata=from_metadata, trust_unsigned=trust_unsigned
-            )
+            account = self.account_for(item, problem, from_metadata=from_metadata, trust_unsigned=trust_unsigned)
             if isinstance(account, str):
                 refused.append(NotRecorded(item, account))
             else:
@@ -195,9 +182,7 @@ class Command(BaseCommand):
                 )
         return recordable, refused
 
-    def account_for(
-        self, item: Graded, handed_in: HandedIn, problem: Problem, *, from_metadata: bool, trust_unsigned: bool
-    ) -> User | str:
+    def account_for(self, item: Graded, problem: Problem, *, from_metadata: bool, trust_unsigned: bool) -> User | str:
         """The account a notebook is recorded to, or why it is recorded to none."""
         user = User.objects.filter(username=item.student).first()
         if user is None:
@@ -206,7 +191,7 @@ class Command(BaseCommand):
             return f"{user.username} is a staff account: notebooks are never recorded to staff"
         if not from_metadata:  # staff named the files (a learning platform's export): their word
             return user
-        block = handed_in.metadata.get("grader")
+        block = item.source.metadata.get("grader") if item.source is not None else None
         block = block if isinstance(block, dict) else {}
         if not isinstance(block.get("student"), str):
             return "its metadata names no student"
@@ -269,19 +254,6 @@ def find_assignment(name: str, problem: Problem) -> Assignment:
     if not assignment.items.filter(problem=problem).exists():
         raise CommandError(f"{problem.slug} is not a problem of {name}")
     return assignment
-
-
-def read_handed_in(path: str) -> HandedIn:
-    """A graded file's code and notebook as recorded; an unreadable one (its verdict says so) has none."""
-    from webapp.grading import SubmissionInputError, read_submission
-
-    try:
-        source = read_submission(Path(path))
-    except SubmissionInputError:
-        return HandedIn("", "", {})
-    notebook: Any = json.loads(source.notebook) if source.notebook else {}
-    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
-    return HandedIn(source.text, source.notebook or "", metadata if isinstance(metadata, dict) else {})
 
 
 def _shown(path: str) -> str:

@@ -1,4 +1,4 @@
-"""Submissions and what a student has done with each problem: drafts, attempts, solutions seen.
+"""A submission: one Run or Submit, from queued to its verdict.
 
 The grading of a submission is a series of *attempts*, numbered on the submission. Every
 hand-over to a worker is one (``Submission.enqueue``). A worker starts an attempt only if it
@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
-from django.db.models import F, Max, Min, Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import dateformat, timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -27,20 +27,14 @@ from webapp import grading
 from webapp.catalog.models import Problem
 from webapp.grading import Verdict
 from webapp.submissions import liveness
+from webapp.submissions.models import limits
+from webapp.submissions.models.standing import Draft, Progress
 from webapp.submissions.signals import graded
 from webapp.submissions.tasks import grade
 
 logger = logging.getLogger(__name__)
 # How often a grading worker looks for its student's Cancel: the sandbox stops within this.
 CANCEL_POLL_S = 0.2
-
-
-class Refused(Exception):
-    """A Run or Submit that is not taken; the message tells the student why, ``status`` the HTTP status."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class Submission(models.Model):
@@ -143,20 +137,13 @@ class Submission(models.Model):
 
     @classmethod
     def check_allowed(cls, user: User, code: str) -> None:
-        """The size cap on code and the per-student limits on gradings; raises ``Refused``."""
-        if not code.strip():
-            raise Refused("Your solution is empty.", 400)
-        size = len(code.encode("utf-8", errors="replace"))
-        if size > settings.MAX_CODE_BYTES:
-            raise Refused(f"Your solution is {size} bytes; the limit is {settings.MAX_CODE_BYTES} bytes.", 413)
+        """Whether ``user`` may hand in ``code`` now (``webapp.submissions.models.limits``)."""
+        limits.check_handed_in_code(code)
         mine = cls.objects.filter(user=user)
-        pending = mine.filter(status__in=[cls.Status.QUEUED, cls.Status.RUNNING]).count()
-        if pending >= settings.MAX_PENDING:
-            raise Refused(f"You already have {pending} gradings in progress; wait for one to finish.", 429)
-        recent = mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count()
-        if recent >= settings.RATE_LIMIT_PER_MINUTE:
-            limit = settings.RATE_LIMIT_PER_MINUTE
-            raise Refused(f"At most {limit} runs and submissions a minute; try again shortly.", 429)
+        limits.check_gradings(
+            pending=mine.filter(status__in=[cls.Status.QUEUED, cls.Status.RUNNING]).count(),
+            last_minute=mine.filter(created_at__gte=timezone.now() - timedelta(minutes=1)).count(),
+        )
 
     @property
     def queue_name(self) -> str:
@@ -461,129 +448,3 @@ class Submission(models.Model):
             "created_at_text": dateformat.format(timezone.localtime(self.created_at), "Y-m-d H:i:s"),
             **staff_only,
         }
-
-
-def workspace(user: User, problem: Problem, *, history_length: int = 20) -> dict[str, Any]:
-    """What the problem page shows a signed-in student: their draft, history and standing."""
-    draft = Draft.objects.filter(user=user, problem=problem).first()
-    progress = Progress.objects.filter(user=user, problem=problem).first()
-    return {
-        "code": draft.code if draft else problem.starter,
-        "history": list(Submission.objects.filter(user=user, problem=problem)[:history_length]),
-        "progress": progress,
-    }
-
-
-class Draft(models.Model):
-    """The code a student last had in the editor, kept per problem."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drafts")
-    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
-    code = models.TextField()
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_draft_per_problem"),)
-
-
-class Progress(models.Model):
-    """A student's standing on one problem: attempted, solved, and whether the solution was seen first."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress")
-    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="progress")
-    attempted_at = models.DateTimeField(null=True, blank=True)
-    solved_at = models.DateTimeField(null=True, blank=True)
-    solution_viewed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = (models.UniqueConstraint(fields=["user", "problem"], name="one_progress_per_problem"),)
-        verbose_name_plural = "progress"  # a mass noun: Django would say "Progresss"
-
-    @classmethod
-    def refresh(cls, user_id: int, problem_id: int) -> None:
-        """Recompute a student's standing on a problem from their submissions (regrades included)."""
-        submissions = Submission.objects.filter(user_id=user_id, problem_id=problem_id)
-        solved = submissions.filter(
-            kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict=Verdict.ACCEPTED
-        )
-        progress, _ = cls.objects.get_or_create(user_id=user_id, problem_id=problem_id)
-        progress.attempted_at = submissions.aggregate(first=Min("created_at"))["first"]
-        progress.solved_at = solved.aggregate(first=Min("created_at"))["first"]
-        progress.save(update_fields=["attempted_at", "solved_at"])
-
-    @property
-    def status(self) -> str:
-        """``solved``, ``attempted`` or ``not attempted``: what the catalog filters by."""
-        if self.solved_at is not None:
-            return "solved"
-        return "attempted" if self.attempted_at else "not attempted"
-
-    @property
-    def state(self) -> str:
-        if self.solved_at is None:
-            return self.status
-        if self.solution_viewed_at is not None and self.solution_viewed_at < self.solved_at:
-            return "solved after viewing the solution"
-        return "solved"
-
-    @property
-    def may_see_solution(self) -> bool:
-        return self.solved_at is not None or self.solution_viewed_at is not None
-
-
-class GradebookStudent(User):
-    """A student as the gradebook shows them (the admin's gradebook page hangs on this)."""
-
-    class Meta:
-        proxy = True
-        verbose_name = "gradebook"
-        verbose_name_plural = "gradebook"
-
-
-def gradebook(problems: list[Problem] | None = None) -> tuple[list[Problem], list[tuple[User, list[float | None]]]]:
-    """Students × problems: each cell the best score of the student's graded Submits (None: none).
-
-    Students are the active accounts that are not staff, and anyone who submitted; problems
-    are the catalog's, in its order, unless given.
-    """
-    problems = list(problems if problems is not None else Problem.objects.all())
-    best = {
-        (row["user_id"], row["problem_id"]): row["best"]
-        for row in Submission.objects.filter(
-            kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, problem__in=problems
-        )
-        .values("user_id", "problem_id")
-        .annotate(best=Max("score"))
-    }
-    submitted = {user_id for user_id, _ in best}
-    students = User.objects.filter(models.Q(is_active=True, is_staff=False) | models.Q(pk__in=submitted))
-    rows = [
-        (student, [best.get((student.pk, problem.pk)) for problem in problems])
-        for student in students.order_by("username")
-    ]
-    return problems, rows
-
-
-class Worker(models.Model):
-    """A grading worker as its heartbeat shows it: alive while it beats (``/healthz`` counts them)."""
-
-    name = models.CharField(max_length=100, unique=True)  # host:pid
-    queue = models.CharField(max_length=20)
-    started_at = models.DateTimeField(auto_now_add=True)
-    beat_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return self.name
-
-    @classmethod
-    def alive(cls) -> models.QuerySet[Worker]:
-        """The workers whose heartbeat is fresher than the stall time (the same rule as for gradings)."""
-        return cls.objects.filter(beat_at__gte=timezone.now() - timedelta(seconds=settings.STALLED_AFTER_S))
-
-    @classmethod
-    def beat(cls, name: str, queue: str) -> None:
-        cls.objects.update_or_create(name=name, defaults={"queue": queue, "beat_at": timezone.now()})
-
-    @classmethod
-    def forget_dead(cls, older_than: timedelta = timedelta(days=1)) -> None:
-        cls.objects.filter(beat_at__lt=timezone.now() - older_than).delete()
