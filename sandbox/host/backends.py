@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from sandbox import grading_xla_flags
+from sandbox.host.cgroups import SandboxCgroup
 from sandbox.protocol import FORK_SERVER_VARIABLE, NOTEBOOK_VARIABLE
 
 SANDBOX_PACKAGE = Path(__file__).resolve().parents[1]
@@ -96,6 +97,12 @@ class Backend:
         shares nothing with the host but its pipes. ``fork_server_fd`` makes the sandbox a fork
         server (``sandbox.host.forkserver``) controlled over that fd.
         """
+        return self.isolated_command(limits, cgroup_prefix, sandbox_id, self.environment(notebook, fork_server_fd))
+
+    def isolated_command(
+        self, limits: SandboxLimits, cgroup_prefix: Sequence[str], sandbox_id: str, environment: dict[str, str]
+    ) -> list[str]:
+        """This backend's command line, for a runtime that must see exactly ``environment``."""
         raise NotImplementedError
 
     # Whether the backend can run a fork server (one sandbox forking single-use runtimes).
@@ -112,6 +119,13 @@ class Backend:
         if fork_server_fd is not None:
             env[FORK_SERVER_VARIABLE] = str(fork_server_fd)
         return env
+
+    def sandbox_cgroup(self, limits: SandboxLimits) -> SandboxCgroup | None:
+        """A cgroup of this host for one sandbox under ``limits``; None where the backend has
+        cgroups of its own (docker) or this host gives none (then rlimits are all there is)."""
+        if not self.uses_host_cgroups:
+            return None
+        return SandboxCgroup.create(memory_bytes=limits.memory_bytes, max_pids=limits.max_processes)
 
     def terminate(self, sandbox_id: str) -> None:
         """Stop a sandbox that outlives its client process (only docker's does)."""
@@ -154,14 +168,8 @@ class BwrapBackend(Backend):
         if device == "gpu" and not any(path.startswith("/dev/nvidia") for path in self.gpu_paths):
             raise BackendUnavailable("this host has no NVIDIA GPU (no /dev/nvidia* device nodes)")
 
-    def command(
-        self,
-        limits: SandboxLimits,
-        *,
-        cgroup_prefix: Sequence[str] = (),
-        sandbox_id: str = "sandbox",
-        notebook: bool = False,
-        fork_server_fd: int | None = None,
+    def isolated_command(
+        self, limits: SandboxLimits, cgroup_prefix: Sequence[str], sandbox_id: str, environment: dict[str, str]
     ) -> list[str]:
         args = [
             self.executable,
@@ -199,7 +207,6 @@ class BwrapBackend(Backend):
             # Device nodes need --dev-bind to stay usable; driver libraries are read-only.
             args += ["--dev-bind", path, path] if path.startswith("/dev/") else ["--ro-bind", path, path]
         args += ["--ro-bind", str(SANDBOX_PACKAGE), f"{RUNTIME_MOUNT}/sandbox", "--chdir", "/tmp"]
-        environment = self.environment(notebook, fork_server_fd)
         for key, value in {**environment, **interpreter.environment}.items():
             args += ["--setenv", key, value]
         command = [interpreter.executable, "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT, interpreter.site_dirs)]
@@ -224,16 +231,10 @@ class ProcessBackend(Backend):
             stacklevel=2,
         )
 
-    def command(
-        self,
-        limits: SandboxLimits,
-        *,
-        cgroup_prefix: Sequence[str] = (),
-        sandbox_id: str = "sandbox",
-        notebook: bool = False,
-        fork_server_fd: int | None = None,
+    def isolated_command(
+        self, limits: SandboxLimits, cgroup_prefix: Sequence[str], sandbox_id: str, environment: dict[str, str]
     ) -> list[str]:
-        # The environment is the session's to give (see ``environment``).
+        # The runtime inherits its environment from the session's Popen (see ``environment``).
         return [*self.resource_limits(limits, cgroup_prefix), *runtime_command(str(SANDBOX_PACKAGE.parent))]
 
 
@@ -259,14 +260,8 @@ class DockerBackend(Backend):
         self.executable = found
         self.image = image or os.environ.get(f"JAXJUDGE_DOCKER_IMAGE_{device.upper()}", self.IMAGES[device])
 
-    def command(
-        self,
-        limits: SandboxLimits,
-        *,
-        cgroup_prefix: Sequence[str] = (),
-        sandbox_id: str = "sandbox",
-        notebook: bool = False,
-        fork_server_fd: int | None = None,
+    def isolated_command(
+        self, limits: SandboxLimits, cgroup_prefix: Sequence[str], sandbox_id: str, environment: dict[str, str]
     ) -> list[str]:
         args = [
             self.executable, "run", "--interactive", "--name", sandbox_id,
@@ -288,7 +283,7 @@ class DockerBackend(Backend):
         ]  # fmt: skip
         if self.device == "gpu":
             args += ["--gpus", "all"]
-        for key, value in self.environment(notebook).items():
+        for key, value in environment.items():
             args += ["--env", f"{key}={value}"]
         return [*args, self.image, "python", "-I", "-c", runtime_bootstrap(RUNTIME_MOUNT)]
 

@@ -32,7 +32,6 @@ from typing import Any
 
 from sandbox import protocol
 from sandbox.host.backends import Backend, SandboxLimits
-from sandbox.host.cgroups import SandboxCgroup
 
 GO = b"\x00"  # see sandbox.inside.forks._become_submission
 STARTUP_SECONDS = 120.0  # importing JAX on a slow or busy host
@@ -59,11 +58,7 @@ class ForkServer:
         self.limits = limits or SandboxLimits()
         self.notebook = notebook
         self.sandbox_id = f"jaxjudge-forks-{uuid.uuid4().hex[:12]}"
-        self.cgroup = (
-            SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
-            if backend.uses_host_cgroups
-            else None
-        )
+        self.cgroup = backend.sandbox_cgroup(self.limits)
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self.process = subprocess.Popen(
