@@ -7,14 +7,10 @@ strictly, and a sandbox that stops answering in time is killed with every proces
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import select
 import signal
-import struct
 import subprocess
-import termios
-import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -23,8 +19,8 @@ from typing import Any
 
 from sandbox import protocol
 from sandbox.host.backends import Backend, SandboxLimits
-from sandbox.host.cgroups import SandboxCgroup
 from sandbox.host.forkserver import ForkedProcess, ForkServer, ForkServerError
+from sandbox.host.printed_output import PrintedOutput
 
 # The kernel counts CPU time in ticks and, on a busy host, sends SIGXCPU when the CPU time
 # measured afterwards is under the limit: a few percent (1.91 s for a 2 s limit, seen here),
@@ -111,26 +107,9 @@ class SandboxSession:
         self.limits = limits or SandboxLimits()
         self.started_at = time.monotonic()
         self.info: dict[str, Any] = {"backend": backend.name, "isolated": backend.isolated}
-        # What the submission prints, kept in two parts: before ``start_hidden_output`` (shown
-        # to the student) and after it (printed while hidden tests ran: staff only).
-        self._stderr = bytearray()
-        self._hidden_stderr = bytearray()
-        self._stderr_total = 0
-        self._hidden_total = 0
-        self._printing_hidden = False
-        # After ``discard_output``: printed while the platform asks for itself (the insight), not
-        # for any test; counted towards the output limit, kept for nobody.
-        self._discarding = False
-        self._discarded_total = 0
-        self._output_lock = threading.Lock()
         self.killed_for_time = False
-        self.killed_for_output = False
         self.sandbox_id = f"jaxjudge-{uuid.uuid4().hex[:16]}"
-        self.cgroup = (
-            SandboxCgroup.create(memory_bytes=self.limits.memory_bytes, max_pids=self.limits.max_processes)
-            if backend.uses_host_cgroups
-            else None
-        )
+        self.cgroup = backend.sandbox_cgroup(self.limits)
         self.info["memory_limit"] = (
             "cgroup" if self.cgroup else ("rlimit" if backend.uses_host_cgroups else backend.name)
         )
@@ -167,8 +146,13 @@ class SandboxSession:
                     close_fds=True,
                 )
             )
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
+        assert self.process.stderr is not None
+        self.printed = PrintedOutput(
+            self.process.stderr,
+            kept_bytes=self.limits.output_bytes,
+            limit_bytes=self.limits.output_limit_bytes,
+            stop=self.process.kill,
+        )
         self._ready: dict[str, Any] | None = None
         self._oom_killed = False
         self._closed = False
@@ -265,7 +249,7 @@ class SandboxSession:
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
-        self._stderr_thread.join(timeout=1)
+        self.printed.wait_closed(timeout=1)
         if not self._closed:
             if self.cgroup is not None:
                 self.cpu_seconds = max(self.cpu_seconds, self.cgroup.cpu_seconds() or 0.0)
@@ -292,47 +276,29 @@ class SandboxSession:
 
         Capped at ``output_bytes``.
         """
-        return protocol.printable(self._stderr.decode("utf-8", errors="replace"))
+        return self.printed.visible
 
     @property
     def output_truncated(self) -> bool:
-        return self._stderr_total - self._hidden_total - self._discarded_total > len(self._stderr)
+        return self.printed.truncated
 
     @property
     def hidden_output(self) -> str:
         """What the submission printed from ``start_hidden_output`` on, capped likewise."""
-        return protocol.printable(self._hidden_stderr.decode("utf-8", errors="replace"))
+        return self.printed.hidden
 
     def start_hidden_output(self) -> None:
         """From now on, what the submission prints is hidden output, kept apart for staff.
 
         Called before the first hidden test sends anything, so nothing printed for a hidden
-        test can be counted as visible. Output of the visible tests still in the pipe is
-        waited for briefly; what arrives later is counted as hidden, never the other way.
+        test can be counted as visible.
         """
-        self._settle_output()
-        with self._output_lock:
-            self._printing_hidden = True
-            self._discarding = False
+        self.printed.start_hidden()
 
     def discard_output(self) -> None:
         """From now on, what the submission prints is kept for nobody (but still counts
         towards the output limit): the platform's own requests, until hidden tests start."""
-        self._settle_output()
-        with self._output_lock:
-            self._discarding = True
-
-    def _settle_output(self) -> None:
-        """Wait briefly for what is already in the pipe to be read into its current part."""
-        assert self.process.stderr is not None
-        try:
-            raw = fcntl.ioctl(self.process.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
-            pending = struct.unpack("i", raw)[0]
-        except (OSError, ValueError):  # the sandbox is gone and its pipe closed: nothing pending
-            pending = 0
-        target, deadline = self._stderr_total + pending, time.monotonic() + 0.2
-        while self._stderr_total < target and time.monotonic() < deadline and self._stderr_thread.is_alive():
-            time.sleep(0.002)
+        self.printed.discard()
 
     # -- the channel -------------------------------------------------------------------------
 
@@ -346,7 +312,7 @@ class SandboxSession:
 
     def output_exceeded(self) -> SandboxError:
         """Kill the sandbox for printing more than its output limit; the error to raise."""
-        self.killed_for_output = True
+        self.printed.exceeded = True
         return self._crashed()
 
     def _time_out(self) -> SandboxTimeout:
@@ -412,7 +378,7 @@ class SandboxSession:
         """Why the sandbox stopped answering, told from what was observed outside it."""
         self.close()
         code = self.process.returncode
-        if self.killed_for_output:
+        if self.printed.exceeded:
             return SandboxOutputExceeded(
                 f"your code printed more than {self.limits.output_limit_bytes} bytes and was stopped"
             )
@@ -433,26 +399,6 @@ class SandboxSession:
             else f"exited with status {code}"
         )
         return SandboxCrashed(f"the submission's process {how} before answering")
-
-    def _drain_stderr(self) -> None:
-        assert self.process.stderr is not None
-        fd = self.process.stderr.fileno()
-        # Keep reading past the cap so that a chatty submission never blocks on a full pipe.
-        for chunk in iter(lambda: os.read(fd, 65536), b""):
-            with self._output_lock:
-                self._stderr_total += len(chunk)
-                if self._discarding:
-                    self._discarded_total += len(chunk)
-                elif self._printing_hidden:
-                    self._hidden_total += len(chunk)
-                kept = self._hidden_stderr if self._printing_hidden else self._stderr
-                room = self.limits.output_bytes - len(kept)
-                if room > 0 and not self._discarding:
-                    kept += chunk[:room]
-            if self._stderr_total > self.limits.output_limit_bytes and not self.killed_for_output:
-                self.killed_for_output = True
-                self.process.kill()
-        self.process.stderr.close()
 
 
 def _signal_name(number: int) -> str:
