@@ -183,15 +183,15 @@ def test_printing_does_not_corrupt_the_channel():
 @pytest.mark.slow
 def test_infinite_loop_is_killed_at_the_deadline_with_its_escaped_children():
     limits = SandboxLimits(wall_seconds=30, call_seconds=2)
+    # A daemon's escape: a session of its own, then orphaned by its parent's exit.
     source = """
         import os, time
         def probe():
-            if os.fork() == 0:
+            if not os.fork():
                 os.setsid()
-                if os.fork() == 0:
-                    while True:
-                        time.sleep(1)
-                os._exit(0)
+                if os.fork():
+                    os._exit(0)
+                time.sleep(10**6)
             while True:
                 pass
         """
