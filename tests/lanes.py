@@ -23,8 +23,8 @@ PYTEST = [sys.executable, "-m", "pytest", "--durations=15"]
 # has everything else.
 SECOND_LANE = [
     "tests/grader/test_validate.py",
-    "tests/webapp/site/test_browser.py",
-    "tests/webapp/lti/test_lti.py",
+    "tests/webapp/site/browser",
+    "tests/webapp/lti",
     "tests/webapp/site/test_access.py",
 ]
 

@@ -24,12 +24,19 @@ from tests.webapp.support.running_site import free_port
 # The tests that run on PostgreSQL as well as on SQLite: those that write to the database
 # (test_worker's others are about cgroups, not the database), and the courses' rules.
 QUEUE_TESTS = [
-    "tests/webapp/submissions/test_submissions.py",
+    "tests/webapp/submissions/test_run_and_submit.py",
+    "tests/webapp/submissions/test_solution_gate.py",
+    "tests/webapp/submissions/test_grading.py",
+    "tests/webapp/submissions/test_attempts.py",
     "tests/webapp/submissions/test_regrade.py",
     "tests/webapp/submissions/test_worker.py::test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_verdict",
     "tests/webapp/site/test_scale.py",
     "tests/webapp/site/test_health.py",
-    "tests/webapp/courses/test_courses.py",
+    "tests/webapp/courses/test_deadlines.py",
+    "tests/webapp/courses/test_pages.py",
+    "tests/webapp/courses/test_rosters.py",
+    "tests/webapp/courses/test_overrides_and_regrades.py",
+    "tests/webapp/courses/test_instructors.py",
     # Rosters: consent, and a big roster invited in batches while another student saves drafts.
     "tests/webapp/courses/test_enrolment.py",
     # The course's journeys (the section on running a course); its page-fit check is the same on both.

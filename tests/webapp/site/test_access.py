@@ -1,5 +1,5 @@
 """The access table (``webapp/courses/access.py``) held over every view and admin page of the site, for
-every role, and the attacks on courses that it closes.
+every role.
 
 One course (JAX 101) with its instructor, TA and a student (ada), a second course with its own
 instructor and student, the site's staff, and a visitor who is not signed in. Each URL the site
@@ -9,132 +9,35 @@ reaches it, and the roles each case names do.
 
 from __future__ import annotations
 
-import io
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib import admin
-from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db.models import ProtectedError
-from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from django.utils import timezone
 
+from tests.webapp.support.access_world import (
+    ANOTHER_STUDENT,
+    SLUG,
+    World,
+    person,
+    reached,
+)
+from tests.webapp.support.people import signed_in
 from webapp.catalog.models import Problem
 from webapp.courses import access
 from webapp.courses.access import ANONYMOUS, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, STUDENT, TA
 from webapp.courses.models import (
-    Assignment,
-    AssignmentProblem,
-    Course,
     Invitation,
-    Membership,
     Override,
-    Regrade,
     RosterUpload,
 )
-from webapp.submissions.models import Progress, Submission
+from webapp.submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
-
-ANOTHER_STUDENT = "a student of another course"  # no right to anything of JAX 101 or of ada's
-SLUG = "aot_compiled_sum"
-HIDDEN_CANARY = "HIDDEN-OUTPUT-CANARY"
-PRACTICE_CANARY = "PRACTICE-BEFORE-JOINING-CANARY"
-
-
-@dataclass
-class World:
-    now: Any
-    course: Course
-    other_course: Course
-    week: Assignment
-    people: dict[str, User | None]
-    practice: Submission  # ada's, on the assignment's problem, before she joined
-    work: Submission  # ada's, handed in to the assignment
-    regrade: Regrade
-    extras: dict[str, Any] = field(default_factory=dict)
-
-
-def member(course: Course, user: User, role: str, joined: Any) -> None:
-    membership = Membership.objects.create(course=course, user=user, role=role)
-    Membership.objects.filter(pk=membership.pk).update(joined_at=joined)
-
-
-def submission(user: User, at: Any, code: str) -> Submission:
-    return Submission.objects.create(
-        user=user,
-        problem=Problem.objects.get(slug=SLUG),
-        kind=Submission.Kind.SUBMIT,
-        code=code,
-        status=Submission.Status.GRADED,
-        verdict="accepted",
-        score=1.0,
-        max_score=1.0,
-        handed_in_at=at,
-        report={"message": "", "tests": [], "hidden_output": HIDDEN_CANARY},
-    )
-
-
-@pytest.fixture
-def world(catalog: None) -> World:
-    now = timezone.now()
-    course = Course.objects.create(slug="jax-101", title="JAX 101")
-    other_course = Course.objects.create(slug="jax-201", title="JAX 201")
-    week = Assignment.objects.create(
-        course=course, slug="week-1", title="Week 1", release_at=now - timedelta(days=7), due_at=now + timedelta(days=7)
-    )
-    AssignmentProblem.objects.create(assignment=week, problem=Problem.objects.get(slug=SLUG), points=10)
-    people: dict[str, User | None] = {ANONYMOUS: None}
-    for role, name in ((INSTRUCTOR, "grace"), (OTHER_INSTRUCTOR, "olga")):
-        people[role] = User.objects.create_user(name, password="a-long-password-1")
-        call_command("instructor", name, stdout=io.StringIO())
-    people[TA] = User.objects.create_user("alan", password="a-long-password-1")
-    people[STUDENT] = User.objects.create_user("ada", password="a-long-password-1")
-    people[ANOTHER_STUDENT] = User.objects.create_user("eve", password="a-long-password-1")
-    people[SITE_STAFF] = User.objects.create_superuser("root", password="a-long-password-1")
-    joined = now - timedelta(days=10)
-    member(course, people[INSTRUCTOR], Membership.Role.INSTRUCTOR, joined)  # type: ignore[arg-type]
-    member(course, people[TA], Membership.Role.TA, joined)  # type: ignore[arg-type]
-    member(course, people[STUDENT], Membership.Role.STUDENT, joined)  # type: ignore[arg-type]
-    member(other_course, people[OTHER_INSTRUCTOR], Membership.Role.INSTRUCTOR, joined)  # type: ignore[arg-type]
-    member(other_course, people[ANOTHER_STUDENT], Membership.Role.STUDENT, joined)  # type: ignore[arg-type]
-    ada = people[STUDENT]
-    assert ada is not None
-    practice = submission(ada, now - timedelta(days=20), f"# {PRACTICE_CANARY}\n")
-    work = submission(ada, now - timedelta(days=1), "# handed in to the course\n")
-    regrade = Regrade.objects.create(course=course, scope="Week 1", submission_ids=[work.pk])
-    return World(now, course, other_course, week, people, practice, work, regrade)
-
-
-def person(world: World, role: str) -> User:
-    user = world.people[role]
-    assert user is not None, role
-    return user
-
-
-def client_of(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def reached(response: Any) -> bool:
-    """Whether a request got the page (or did what it asked): not refused, not sent to sign in."""
-    if response.status_code in (200, 202, 204):
-        return True
-    if response.status_code == 302:
-        return "login" not in response["Location"]
-    assert response.status_code in (400, 403, 404, 405, 409), response.status_code
-    return False
 
 
 # -- every view of the site --------------------------------------------------------------------
@@ -151,8 +54,14 @@ class Case:
 
 
 SIGNED_IN = frozenset({STUDENT, TA, INSTRUCTOR, OTHER_INSTRUCTOR, SITE_STAFF, ANOTHER_STUDENT})
+
+
 EVERYONE = SIGNED_IN | {ANONYMOUS}
+
+
 COURSE_STAFF = frozenset({TA, INSTRUCTOR})
+
+
 INSTRUCTORS = frozenset({INSTRUCTOR})
 
 
@@ -230,6 +139,7 @@ CASES: dict[str, list[Case]] = {
     "courses:join": [Case("get", lambda w: f"/courses/join/{w.course.invite_code}/", SIGNED_IN)],
 }
 
+
 # Where another person's link is tried: the owner's own pages use ids, so another student's
 # id must get nothing. The views above are requested with ada's and JAX 101's ids.
 
@@ -259,6 +169,8 @@ def test_every_view_of_the_site_is_in_the_access_table():
 
 # Views of one's own things (or the public catalog): whoever is signed in acts on their own.
 OWN_THINGS = (access.CATALOG, access.OWN_WORK, access.SOLUTION)
+
+
 OWN_VIEWS = ("courses:list", "courses:join")
 
 
@@ -275,13 +187,13 @@ def test_each_view_is_reached_by_the_roles_the_table_allows_and_no_other(world: 
             for role, user in world.people.items():
                 assert allowed_by_table(name, role) or role not in case.reach, f"{name}: the case lets {role} in"
                 path = case.path(world)
-                response = getattr(client_of(user), case.method)(path, case.data(world))
+                response = getattr(signed_in(user), case.method)(path, case.data(world))
                 assert reached(response) == (role in case.reach), (name, path, role, response.status_code)
 
 
 def test_another_person_s_submission_is_a_404_on_every_page_that_takes_its_id(world: World):
     eve = world.people[ANOTHER_STUDENT]
-    client = client_of(eve)
+    client = signed_in(eve)
     for path in (f"/submissions/{world.work.pk}/", f"/submissions/{world.work.pk}/status/"):
         assert client.get(path).status_code == 404
     assert client.post(f"/submissions/{world.work.pk}/cancel/").status_code == 404
@@ -321,7 +233,7 @@ def test_every_admin_page_is_reached_by_the_roles_the_table_allows(world: World)
             pages.append(reverse("admin:{}_{}_change".format(*info), args=[objects[label].pk]))
         for role, user in world.people.items():
             for page in pages:
-                response = client_of(user).get(page)
+                response = signed_in(user).get(page)
                 got_it = response.status_code == 200
                 if role == OTHER_INSTRUCTOR and got_it and not row.in_admin(role):
                     # An instructor's list pages show their own courses' rows: never JAX 101's.
@@ -339,135 +251,3 @@ def test_every_admin_page_is_reached_by_the_roles_the_table_allows(world: World)
 def test_the_courses_page_shows_the_access_table():
     page = (Path(__file__).parents[3] / "docs" / "courses.md").read_text()
     assert access.markdown_table() in page, "docs/courses.md's access table differs:\n" + access.markdown_table()
-
-
-# -- the attacks ---------------------------------------------------------------------------------
-
-
-def test_a_release_moved_back_shows_the_course_no_practice_from_before_the_student_joined(world: World):
-    """Attack: the instructor moves the release to 2000 to read a student's old practice."""
-    instructor = client_of(world.people[INSTRUCTOR])
-    Assignment.objects.filter(pk=world.week.pk).update(release_at=world.now.replace(year=2000))
-    assert instructor.get(f"/courses/jax-101/submissions/{world.practice.pk}/").status_code == 404
-    standing = instructor.get("/courses/jax-101/week-1/?student=ada").content.decode()
-    assert f"/submissions/{world.practice.pk}/" not in standing
-    assert PRACTICE_CANARY not in instructor.get(f"/courses/jax-101/submissions/{world.work.pk}/").content.decode()
-    # Nor is it graded again by a regrade of the assignment.
-    assert instructor.post("/courses/jax-101/regrade/", {"target": "week-1"}).status_code == 302
-    latest = Regrade.objects.filter(course=world.course).first()
-    assert latest is not None and latest.submission_ids == [world.work.pk]
-    # And a colleague's standing is no student's: a TA reads the students' only.
-    ta = client_of(world.people[TA])
-    assert ta.get("/courses/jax-101/week-1/?student=grace").status_code == 404
-
-
-def test_course_staff_never_read_hidden_test_output_even_of_their_own_second_account(world: World):
-    """Attack: an instructor enrols a second account of theirs as a student and reads what its
-    submissions printed under the hidden tests (and so the hidden inputs)."""
-    instructor = client_of(world.people[INSTRUCTOR])
-    page = instructor.get(f"/courses/jax-101/submissions/{world.work.pk}/").content.decode()
-    assert "handed in to the course" in page and HIDDEN_CANARY not in page
-    own = client_of(world.people[STUDENT])
-    assert HIDDEN_CANARY not in own.get(f"/submissions/{world.work.pk}/").content.decode()
-    assert HIDDEN_CANARY not in own.get(f"/submissions/{world.work.pk}/status/").content.decode()
-    staff = client_of(world.people[SITE_STAFF])
-    assert HIDDEN_CANARY in staff.get(f"/submissions/{world.work.pk}/").content.decode()
-
-
-def test_removing_a_problem_with_overrides_keeps_the_override_log(world: World):
-    """Attack: removing a problem from an assignment used to cascade away its overrides."""
-    override = Override.objects.create(
-        item=world.week.items.get(), user=person(world, STUDENT), points=5, reason="by hand", created_by=None
-    )
-    with pytest.raises(ProtectedError):
-        world.week.items.get().delete()
-    # In the admin, the instructor's removal of the problem is refused with the reason.
-    instructor = client_of(world.people[INSTRUCTOR])
-    page = f"/admin/courses/assignment/{world.week.pk}/change/"
-    form = admin_form(instructor.get(page).content.decode())
-    form["items-0-DELETE"] = "on"
-    answer = instructor.post(page, form)
-    assert answer.status_code == 200, answer.status_code
-    assert "protected" in answer.content.decode().lower()
-    assert Override.objects.filter(pk=override.pk).exists() and world.week.items.exists()
-    with pytest.raises(ProtectedError):
-        world.course.delete()  # a course's regrades keep it
-
-
-def test_an_open_assignment_hides_its_problems_solutions_until_the_due_time(world: World):
-    """Attack: a student reveals the reference solution of a problem of an open assignment."""
-    ada = client_of(world.people[STUDENT])
-    refused = ada.post(f"/problems/{SLUG}/solution/")
-    assert refused.status_code == 403 and "opens after your due time" in refused.content.decode()
-    page = ada.get(f"/problems/{SLUG}/solution/").content.decode()
-    assert 'data-testid="solution"' not in page and 'data-testid="solution-hidden"' in page
-    assert not Progress.objects.filter(user=world.people[STUDENT], solution_viewed_at__isnull=False).exists()
-    # A student of another course, and the course's staff, may still reveal it.
-    assert client_of(world.people[ANOTHER_STUDENT]).post(f"/problems/{SLUG}/solution/").status_code == 302
-    # After the due time it opens.
-    Assignment.objects.filter(pk=world.week.pk).update(due_at=world.now - timedelta(hours=1))
-    assert ada.post(f"/problems/{SLUG}/solution/").status_code == 302
-    assert 'data-testid="solution"' in ada.get(f"/problems/{SLUG}/solution/").content.decode()
-
-
-def test_a_course_may_show_open_solutions_and_the_gradebook_marks_who_looked(world: World):
-    Course.objects.filter(pk=world.course.pk).update(early_solutions=Course.EarlySolutions.SHOWN_AND_MARKED)
-    ada = client_of(world.people[STUDENT])
-    assert ada.post(f"/problems/{SLUG}/solution/").status_code == 302
-    assert 'data-testid="solution"' in ada.get(f"/problems/{SLUG}/solution/").content.decode()
-    gradebook = client_of(world.people[TA]).get("/courses/jax-101/gradebook/").content.decode()
-    row = gradebook[gradebook.index(">ada<") :]
-    assert "solution seen" in row[: row.index("</tr>")]
-
-
-class FormReader(HTMLParser):
-    """The values a browser would post from a form (text, hidden, checked boxes, chosen options)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[str, str] = {}
-        self.select: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        name = found.get("name")
-        if tag == "input" and name and found.get("type") not in ("submit", "checkbox", "file"):
-            self.values[name] = found.get("value") or ""
-        elif tag == "input" and name and found.get("type") == "checkbox" and "checked" in found:
-            self.values[name] = found.get("value") or "on"
-        elif tag == "select" and name:
-            self.select = name
-            self.values.setdefault(name, "")
-        elif tag == "option" and self.select and "selected" in found:
-            self.values[self.select] = found.get("value") or ""
-        elif tag == "textarea" and name:
-            self.values[name] = ""
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select":
-            self.select = None
-
-
-def admin_form(html: str) -> dict[str, str]:
-    """The values of an admin change page's form (``id="MODEL_form"``), as a browser posts them."""
-    reader = FormReader()
-    start = html.index(re.search(r'<form[^>]*id="\w+_form"', html).group(0))  # type: ignore[union-attr]
-    reader.feed(html[start : html.index("</form>", start)])
-    values = {name: value for name, value in reader.values.items() if not re.search(r"__prefix__", name)}
-    values["_save"] = "Save"
-    return values
-
-
-def test_a_course_asks_for_a_limited_number_of_regrades_at_a_time(world: World):
-    """Each regrade queues a class's Submits for the graders students wait on: the eleventh in
-    ten minutes is refused, saying why."""
-    ta = client_of(world.people[TA])
-    for _ in range(Regrade.MAX_PER_WINDOW - Regrade.objects.filter(course=world.course).count()):
-        assert ta.post("/courses/jax-101/regrade/", {"target": "week-1"}).status_code == 302
-    refused = ta.post("/courses/jax-101/regrade/", {"target": "week-1"})
-    assert refused.status_code == 429
-    assert "asked for 10 regrades in the last 10 minutes" in refused.content.decode()
-    assert Regrade.objects.filter(course=world.course).count() == Regrade.MAX_PER_WINDOW
-    # Once the window has passed, the course may ask again.
-    Regrade.objects.filter(course=world.course).update(requested_at=world.now - timedelta(minutes=11))
-    assert ta.post("/courses/jax-101/regrade/", {"target": "week-1"}).status_code == 302

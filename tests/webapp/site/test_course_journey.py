@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT
-from tests.webapp.lti.test_lti import ASSIGNMENT_SLUG, SAM, linked_course
-from tests.webapp.site.test_browser import (
+from tests.webapp.support import course_demo
+from tests.webapp.support.browser_steps import (
     AXE,
     AXE_CHECK,
     CHROMIUM,
@@ -29,7 +29,7 @@ from tests.webapp.site.test_browser import (
     sign_up,
     write_code,
 )
-from tests.webapp.support import course_demo
+from tests.webapp.support.lti_course import ASSIGNMENT_SLUG, SAM, linked_course
 from tests.webapp.support.lti_platform import Platform
 from tests.webapp.support.running_site import RunningSite, this_tests_database
 from tests.webapp.support.screenshots import sign_in

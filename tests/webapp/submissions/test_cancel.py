@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.webapp.submissions.test_submissions import JSON, make_submission
+from tests.webapp.support.submitting import JSON, make_submission
 from webapp.submissions.models import Submission
 
 ENDLESS = "import jax\n\n\ndef aot_compiled_sum(x):\n    while True:\n        pass\n"

@@ -10,9 +10,7 @@ is kept for the tests' assertions.
 
 A test drives it with a ``requests.Session`` as the browser: ``platform.launch(browser, person)``.
 
-``InternalService`` stands for an address inside the site's network that a hostile platform
-would have the tool call (SSRF): a second server, on another loopback address, that records
-whoever reached it.
+What a launch says is in ``lti_claims``; the server it runs on, in ``loopback_http``.
 """
 
 from __future__ import annotations
@@ -21,13 +19,11 @@ import html
 import json
 import re
 import secrets
-import threading
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -36,72 +32,21 @@ import requests
 from jwcrypto.jwk import JWK
 from lti_tool.models import LtiDeployment, LtiRegistration
 
-CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
-MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
-INSTITUTION = "http://purl.imsglobal.org/vocab/lis/v2/institution/person"
-SYSTEM = "http://purl.imsglobal.org/vocab/lis/v2/system/person"
-SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
-LINE_ITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
-RESULT_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly"
-NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
-
-LEARNER = [f"{MEMBERSHIP}#Learner"]
-INSTRUCTOR = [f"{MEMBERSHIP}#Instructor"]
-TEACHING_ASSISTANT = [f"{MEMBERSHIP}#Instructor", f"{MEMBERSHIP}/Instructor#TeachingAssistant"]
-MENTOR = [f"{MEMBERSHIP}#Mentor"]
+from tests.webapp.support.loopback_http import LoopbackServer, respond, served
+from tests.webapp.support.lti_claims import (
+    CLAIM,
+    LINE_ITEM_SCOPE,
+    NRPS_SCOPE,
+    RESULT_SCOPE,
+    SCORE_SCOPE,
+    LaunchPlan,
+    Person,
+    launch_claims,
+)
 
 
 @dataclass
-class Person:
-    """Someone on the platform: their subject (``sub``), names, email and context roles."""
-
-    sub: str
-    given_name: str
-    family_name: str
-    email: str
-    roles: list[str]
-
-
-@dataclass
-class LaunchPlan:
-    """What the platform will sign when the tool's OIDC redirect for this login hint comes back."""
-
-    person: Person
-    message_type: str
-    resource_link_id: str
-    custom: dict[str, str]
-    tamper: Callable[[dict[str, Any]], None] | None
-    signing_key: JWK | None  # another key than the platform's, for a forged signature
-
-
-@contextmanager
-def served(host: str, on_request: Callable[[BaseHTTPRequestHandler, str], None]) -> Iterator[ThreadingHTTPServer]:
-    """An HTTP server on ``host`` (a loopback address) and a free port, in a thread of its own,
-    that hands each GET and POST to ``on_request``; stopped when the block ends."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            on_request(self, "GET")
-
-        def do_POST(self) -> None:
-            on_request(self, "POST")
-
-    server = ThreadingHTTPServer((host, 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-@dataclass
-class Platform:
+class Platform(LoopbackServer):
     """One platform, as ``flavour`` ("canvas" or "moodle") shapes its launches."""
 
     flavour: str
@@ -115,18 +60,11 @@ class Platform:
     plans: dict[str, LaunchPlan] = field(default_factory=dict)
     tokens: dict[str, set[str]] = field(default_factory=dict)  # bearer token -> scopes granted
     seen_assertions: set[str] = field(default_factory=set)
-    server: ThreadingHTTPServer | None = None
     # Another registration of the same issuer (Canvas Cloud: every school's developer key) has
     # its own client id; another deployment of one registration, its own deployment id.
     other_client_id: str = ""
 
     # Where the platform's pieces are, once it is serving.
-    @property
-    def base_url(self) -> str:
-        assert self.server is not None
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
     @property
     def issuer(self) -> str:
         # Canvas Cloud signs every instance's launches with one issuer; Moodle uses its own address.
@@ -206,12 +144,7 @@ class Platform:
             except Exception as exc:  # a failed check: the test sees it in ``refusals``
                 self.refusals.append(f"{parts.path}: {exc}")
                 status, headers, payload = 400, {"Content-Type": "text/plain"}, str(exc).encode()
-        request.send_response(status)
-        for name, value in headers.items():
-            request.send_header(name, value)
-        request.send_header("Content-Length", str(len(payload)))
-        request.end_headers()
-        request.wfile.write(payload)
+        respond(request, status, headers, payload)
 
     @staticmethod
     def json(data: Any, status: int = 200, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -239,7 +172,7 @@ class Platform:
             raise ValueError("unknown login_hint")
         if param.get("lti_message_hint") != f"message-{plan.resource_link_id}":
             raise ValueError("lti_message_hint not passed back")
-        claims = self.claims(plan, nonce=param["nonce"])
+        claims = launch_claims(self, plan, nonce=param["nonce"])
         if plan.tamper is not None:
             plan.tamper(claims)
         id_token = self.sign(claims, plan.signing_key or self.key)
@@ -256,108 +189,6 @@ class Platform:
     def sign(claims: dict[str, Any], key: JWK) -> str:
         pem = key.export_to_pem(private_key=True, password=None)
         return jwt.encode(claims, pem, algorithm="RS256", headers={"kid": key["kid"]})
-
-    def claims(self, plan: LaunchPlan, *, nonce: str) -> dict[str, Any]:
-        """An id_token's claims, shaped as this platform shapes them."""
-        person, now = plan.person, int(time.time())
-        ags_scopes = [LINE_ITEM_SCOPE, RESULT_SCOPE, SCORE_SCOPE]
-        claims: dict[str, Any] = {
-            "iss": self.issuer,
-            "aud": self.client_id,
-            "sub": person.sub,
-            "iat": now,
-            "exp": now + 300,
-            "nonce": nonce,
-            "given_name": person.given_name,
-            "family_name": person.family_name,
-            "name": f"{person.given_name} {person.family_name}",
-            "email": person.email,
-            CLAIM + "message_type": plan.message_type,
-            CLAIM + "version": "1.3.0",
-            CLAIM + "deployment_id": self.deployment_id,
-            CLAIM + "target_link_uri": f"{self.tool_url}/lti/launch/",
-            CLAIM + "roles": person.roles,
-            CLAIM + "custom": plan.custom,
-            "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
-                "context_memberships_url": self.memberships_url,
-                "service_versions": ["2.0"] if self.flavour == "canvas" else ["1.0", "2.0"],
-            },
-        }
-        ags: dict[str, Any] = {"scope": ags_scopes, "lineitems": self.line_items_url}
-        if plan.message_type == "LtiResourceLinkRequest":
-            claims[CLAIM + "resource_link"] = {"id": plan.resource_link_id, "title": "Week 1", "description": ""}
-            ags["lineitem"] = self.line_item_url(int(re.sub(r"\D", "", plan.resource_link_id) or 1))
-        else:
-            claims["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"] = {
-                "deep_link_return_url": f"{self.base_url}/deep_link_return",
-                "accept_types": ["ltiResourceLink"],
-                "accept_presentation_document_targets": ["iframe", "window"],
-                "accept_multiple": False,
-                "auto_create": True,
-                "data": "platform-opaque-data",
-            }
-        claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = ags
-        if self.flavour == "canvas":
-            errors: dict[str, Any] = {"errors": {}}
-            claims.update(
-                {
-                    "azp": self.client_id,
-                    "locale": "en",
-                    "picture": "https://canvas.instructure.com/images/messages/avatar-50.png",
-                    "errors": errors,
-                    "https://www.instructure.com/placement": "link_selection",
-                    CLAIM + "context": {
-                        "id": self.context_id,
-                        "label": "JAX101",
-                        "title": "JAX from the ground up",
-                        "type": ["http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering"],
-                        "validation_context": None,
-                        "errors": errors,
-                    },
-                    CLAIM + "tool_platform": {
-                        "guid": "mS8MDPnpxvOfRP4ICmpxxYlVrmuBnpGzQ7kKkeTg:canvas-lms",
-                        "name": "Example University",
-                        "version": "cloud",
-                        "product_family_code": "canvas",
-                        "validation_context": None,
-                        "errors": errors,
-                    },
-                    CLAIM + "launch_presentation": {
-                        "document_target": "iframe",
-                        "return_url": "https://example.instructure.com/courses/101/external_content/success/external_tool_redirect",
-                        "locale": "en",
-                    },
-                    CLAIM + "lis": {"person_sourcedid": None, "course_offering_sourcedid": None},
-                    CLAIM + "lti11_legacy_user_id": secrets.token_hex(20),
-                    CLAIM + "lti1p1": {"user_id": secrets.token_hex(20), "validation_context": None, "errors": errors},
-                }
-            )
-        else:
-            claims.update(
-                {
-                    CLAIM + "context": {
-                        "id": self.context_id,
-                        "label": "JAX101",
-                        "title": "JAX from the ground up",
-                        "type": ["CourseSection"],
-                    },
-                    CLAIM + "tool_platform": {
-                        "product_family_code": "moodle",
-                        "version": "2024100700",
-                        "guid": "moodle.example.edu",
-                        "name": "Example University",
-                        "description": "Example University's Moodle",
-                    },
-                    CLAIM + "launch_presentation": {
-                        "locale": "en",
-                        "document_target": "window",
-                        "return_url": f"{self.base_url}/mod/lti/return.php?course=17&launch_container=4&instanceid=8",
-                    },
-                    CLAIM + "lis": {"person_sourcedid": "", "course_section_sourcedid": ""},
-                    CLAIM + "ext": {"user_username": person.given_name.lower(), "lms": "moodle-2"},
-                }
-            )
-        return claims
 
     # Launching, as a browser does: the login initiation (Canvas posts it, Moodle links it),
     # the redirect to the platform, and the form that posts the id_token back to the tool.
@@ -508,40 +339,3 @@ def form_of(page: str, form_id: str = "") -> tuple[str, dict[str, str]]:
     assert found is not None, page[:500]
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', found.group(2)))
     return html.unescape(found.group(1)), {name: html.unescape(value) for name, value in fields.items()}
-
-
-@dataclass
-class InternalService:
-    """An HTTP server on 127.0.0.2 (loopback, another host than the platform's 127.0.0.1) that
-    answers every request with ``answer`` and records its method, path and Authorization header."""
-
-    answer: tuple[int, dict[str, str], bytes] = (200, {"Content-Type": "application/json"}, b'{"members": []}')
-    requests: list[dict[str, str]] = field(default_factory=list)
-    server: ThreadingHTTPServer | None = None
-
-    @property
-    def base_url(self) -> str:
-        assert self.server is not None
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    @property
-    def host(self) -> str:
-        return self.base_url.removeprefix("http://")
-
-    def record(self, request: BaseHTTPRequestHandler, method: str) -> None:
-        self.requests.append(
-            {"method": method, "path": request.path, "authorization": request.headers.get("Authorization", "")}
-        )
-        status, headers, payload = self.answer
-        request.send_response(status)
-        for name, value in headers.items():
-            request.send_header(name, value)
-        request.send_header("Content-Length", str(len(payload)))
-        request.end_headers()
-        request.wfile.write(payload)
-
-    @contextmanager
-    def serving(self) -> Iterator[InternalService]:
-        with served("127.0.0.2", self.record) as self.server:
-            yield self

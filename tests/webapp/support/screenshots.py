@@ -24,7 +24,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
 from grader.problem import REPO_ROOT, load_problem, solutions_dir
-from tests.webapp.site.test_browser import (
+from tests.webapp.support import course_demo
+from tests.webapp.support.browser_steps import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     RAISES_ON_LINE_5,
@@ -33,7 +34,6 @@ from tests.webapp.site.test_browser import (
     sign_up,
     write_code,
 )
-from tests.webapp.support import course_demo
 from tests.webapp.support.running_site import RunningSite
 
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
