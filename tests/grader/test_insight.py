@@ -9,10 +9,10 @@ import jax
 import jax.numpy as jnp
 import pytest
 
+from grader.call_records import CallRecord, JaxEvents
 from grader.harness import grade_submission
 from grader.insight import artifacts_from_wire, notes_for, parameter_names
 from grader.problem import load_problem
-from grader.proxy import CallRecord, JaxEvents
 from grader.source import SubmissionSource, read_submission
 from sandbox.host.backends import BwrapBackend
 from sandbox.host.prestarted import SandboxPool
@@ -36,6 +36,22 @@ def graded(pool):
     return grade
 
 
+def accepted_artifacts(report, source: str) -> dict:
+    """The insight's artifacts of an accepted report, checked to come from ``source``
+    (``own_executable``: the executable the code returned; ``entry_point``: its function)."""
+    assert report.verdict == "accepted"
+    artifacts = report.insight["artifacts"]
+    assert artifacts["source"] == source
+    return artifacts
+
+
+def compiled_sum_cost(example: jax.Array) -> dict:
+    """XLA's cost analysis of ``jnp.sum`` compiled here for ``example``: what the insight must show."""
+    cost = jax.jit(jnp.sum).lower(example).compile().cost_analysis()
+    assert cost is not None
+    return cost
+
+
 JIT_PER_CALL = """
 import jax
 import jax.numpy as jnp
@@ -53,16 +69,13 @@ def aot_compiled_sum(graded):
 
 @pytest.mark.slow
 def test_aot_compiled_sum_is_told_by_the_executable_its_own_code_compiled(aot_compiled_sum):
-    report = aot_compiled_sum
-    assert report.verdict == "accepted"
-    insight = report.insight
+    artifacts = accepted_artifacts(aot_compiled_sum, "own_executable")
+    insight = aot_compiled_sum.insight
     # The first visible test's input, never a hidden one's.
     assert insight["input"] == "aot_compiled_sum(float32[5])"
-    artifacts = insight["artifacts"]
-    assert artifacts["source"] == "own_executable" and "not_traceable" in artifacts
+    assert "not_traceable" in artifacts
     assert "tensor<5xf32>" in artifacts["stablehlo"] and "stablehlo.reduce" in artifacts["stablehlo"]
-    expected = jax.jit(jnp.sum).lower(jnp.arange(5, dtype=jnp.float32)).compile().cost_analysis()
-    assert expected is not None
+    expected = compiled_sum_cost(jnp.arange(5, dtype=jnp.float32))
     assert artifacts["cost"]["flops"] == expected["flops"]
     assert artifacts["cost"]["bytes_accessed"] == expected["bytes accessed"]
     # Solved: the reference's own, side by side, made in the harness the same way.
@@ -90,23 +103,17 @@ def test_every_visible_call_of_aot_compiled_sum_traces_and_lowers_and_the_times_
 @pytest.mark.slow
 def test_compile_for_returns_an_executable_which_the_panel_describes(graded):
     report = graded("compile_for")
-    assert report.verdict == "accepted"
-    artifacts = report.insight["artifacts"]
-    assert artifacts["source"] == "own_executable"
+    artifacts = accepted_artifacts(report, "own_executable")
     shape = report.insight["input"].removeprefix("compile_for(").removesuffix(")")
     assert shape == "float32[2, 2]" and "tensor<2x2xf32>" in artifacts["stablehlo"]
-    expected = jax.jit(jnp.sum).lower(jnp.ones((2, 2), jnp.float32)).compile().cost_analysis()
-    assert expected is not None
-    assert artifacts["cost"]["flops"] == expected["flops"]
+    assert artifacts["cost"]["flops"] == compiled_sum_cost(jnp.ones((2, 2), jnp.float32))["flops"]
     assert report.insight["warnings"] == []
 
 
 @pytest.mark.slow
 def test_static_power_is_traced_with_its_python_number_static_and_noted(graded):
     report = graded("static_power")
-    assert report.verdict == "accepted"
-    artifacts = report.insight["artifacts"]
-    assert artifacts["source"] == "entry_point"
+    artifacts = accepted_artifacts(report, "entry_point")
     # Its jaxpr, as JAX itself gives it for the first visible input (n = 3 multiplications).
     reference = load_problem("static_power")
     assert report.insight["input"] == "static_power(float32[3])"
