@@ -26,13 +26,13 @@ from tests.webapp.support.browser_steps import (
     SOLUTIONS,
     VERDICT_TIMEOUT_MS,
     expect_verdict,
+    sign_in,
     sign_up,
     write_code,
 )
 from tests.webapp.support.lti_course import ASSIGNMENT_SLUG, SAM, linked_course
 from tests.webapp.support.lti_platform import Platform
 from tests.webapp.support.running_site import RunningSite, this_tests_database
-from tests.webapp.support.screenshots import sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -88,7 +88,8 @@ def make_instructor(site: RunningSite, username: str) -> None:
     )
 
 
-def signed_in_page(browser: Browser, *, width: int = 1400, height: int = 900, zone: str = "UTC") -> Page:
+def new_page(browser: Browser, *, width: int = 1400, height: int = 900, zone: str = "UTC") -> Page:
+    """A page in a context of its own (its own cookies: nobody signed in yet), at this size and time zone."""
     context = browser.new_context(viewport={"width": width, "height": height}, timezone_id=zone, locale="en-US")
     context.set_default_timeout(20_000)
     return context.new_page()
@@ -113,8 +114,8 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
     site = running_site.url
     # Three people sign up; the site's administrator makes one of them an instructor.
     ada_page, bob_page, teacher = (
-        signed_in_page(browser, zone="America/New_York"),
-        *(signed_in_page(browser) for _ in range(2)),
+        new_page(browser, zone="America/New_York"),
+        *(new_page(browser) for _ in range(2)),
     )
     ada, bob, grace = sign_up(ada_page, site, "ada"), sign_up(bob_page, site, "bob"), sign_up(teacher, site, "grace")
     make_instructor(running_site, grace)
@@ -163,7 +164,7 @@ def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
         page.goto(emailed_link(running_site, address))
         page.get_by_role("button", name=f"Join as {name}").click()
         expect(page.get_by_role("heading", name="JAX in practice")).to_be_visible()
-    cyd_page = signed_in_page(browser, width=390, height=844)  # on a phone
+    cyd_page = new_page(browser, width=390, height=844)  # on a phone
     cyd_page.goto(emailed_link(running_site, "cyd@example.org"))
     cyd_page.get_by_label(re.compile(r"^New password:?$")).fill("cyds-own-password-5")
     cyd_page.get_by_label("New password confirmation").fill("cyds-own-password-5")
@@ -236,7 +237,7 @@ def lti_course(running_site: RunningSite) -> Iterator[Platform]:
 def test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform(
     lti_course: Platform, browser: Browser
 ) -> None:
-    page = signed_in_page(browser)
+    page = new_page(browser)
     # The platform's link: the tool's OIDC login, the platform's form, the launch, the assignment.
     page.goto(lti_course.login_url(SAM, custom={"jaxjudge_assignment": ASSIGNMENT_SLUG}))
     expect(page.get_by_role("heading", name="Week 1: tracing")).to_be_visible()
@@ -284,7 +285,7 @@ def test_the_course_pages_fit_a_1400_px_window_with_ten_problems_shown_and_a_pho
         context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
         context.set_default_timeout(20_000)
         page = context.new_page()
-        sign_in(page, site, course_demo.INSTRUCTOR)
+        sign_in(page, site, course_demo.INSTRUCTOR, course_demo.PASSWORD)
         paths = ("gradebook/?assignment=week-1", "", "roster/", f"week-1/?student={course_demo.STUDENT}")
         for path in paths:
             page.goto(f"{site}/courses/jax-in-practice/{path}")

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from webapp.catalog.models import Problem
+from tests.webapp.support.people import signed_in, submission_of
 from webapp.submissions.models import Progress, Submission
 
 pytestmark = pytest.mark.django_db
@@ -35,19 +35,15 @@ REPORT = {
 
 @pytest.fixture
 def staff(admin_user: User) -> Client:
-    client = Client()
-    client.force_login(admin_user)
-    return client
+    return signed_in(admin_user)
 
 
 @pytest.fixture
 def graded(catalog: None, student: User) -> Submission:
-    return Submission.objects.create(
-        user=student,
-        problem=Problem.objects.get(slug="aot_compiled_sum"),
-        kind=Submission.Kind.SUBMIT,
+    return submission_of(
+        student,
+        "aot_compiled_sum",
         code="def aot_compiled_sum(x):\n    return x.sum()\n",
-        status=Submission.Status.GRADED,
         verdict="wrong_answer",
         score=50.0,
         max_score=100.0,

@@ -23,6 +23,7 @@ import grader.autograde
 from grader.autograde import Graded, find_notebooks
 from grader.problem import load_problem, solutions_dir
 from grader.spreadsheet import FORMULA_LEADS
+from tests.webapp.support.people import signed_in
 from webapp import grading
 from webapp.catalog.models import Problem
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership
@@ -42,12 +43,6 @@ def download(client: Client, slug: str = SLUG) -> str:
     assert response.status_code == 200, response.status_code
     assert response["Content-Disposition"] == f'attachment; filename="{slug}.ipynb"'
     return response.content.decode()
-
-
-def signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from webapp.catalog.models import Problem
+from tests.webapp.support.people import submission_of
 from webapp.submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
@@ -21,16 +21,7 @@ def graded(catalog: None, student: User) -> dict[str, Submission]:
     """A graded Submit and Run of aot_compiled_sum, and a graded Submit of another problem."""
 
     def make(slug: str, kind: str) -> Submission:
-        return Submission.objects.create(
-            user=student,
-            problem=Problem.objects.get(slug=slug),
-            kind=kind,
-            code="x = 1\n",
-            status=Submission.Status.GRADED,
-            verdict="accepted",
-            attempt=1,
-            task_id="",
-        )
+        return submission_of(student, slug, kind=kind, code="x = 1\n", verdict="accepted", attempt=1, task_id="")
 
     return {
         "submit": make("aot_compiled_sum", Submission.Kind.SUBMIT),

@@ -50,6 +50,15 @@ def sign_up(page: Page, site: str, username: str) -> str:
     return username
 
 
+def sign_in(page: Page, site: str, username: str, password: str) -> None:
+    """Sign in through the site's form, and see the account's name in the header."""
+    page.goto(f"{site}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("link", name=username)).to_be_visible()
+
+
 def write_code(page: Page, code: str) -> None:
     """Select everything in the CodeMirror editor and type (paste) the new code over it."""
     editor = page.get_by_test_id("code-editor").locator(".cm-content")

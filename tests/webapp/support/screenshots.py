@@ -31,6 +31,7 @@ from tests.webapp.support.browser_steps import (
     RAISES_ON_LINE_5,
     VERDICT_TIMEOUT_MS,
     refuse_sign_up,
+    sign_in,
     sign_up,
     write_code,
 )
@@ -106,28 +107,20 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     return shots
 
 
-def sign_in(page: Page, site: str, username: str) -> None:
-    page.goto(f"{site}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(course_demo.PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("link", name=username)).to_be_visible()
-
-
 def course_journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shots = []
 
     def shot(name: str) -> None:
         shots.append(screenshot(page, out / f"{name}-{size}.png", full_page=True))
 
-    sign_in(page, site, course_demo.STUDENT)
+    sign_in(page, site, course_demo.STUDENT, course_demo.PASSWORD)
     page.goto(f"{site}/courses/jax-in-practice/")
     shot("course")
     page.get_by_role("link", name="Week 1: compiling").click()
     expect(page.get_by_text("Your score:")).to_be_visible()
     shot("assignment")
     page.context.clear_cookies()
-    sign_in(page, site, course_demo.INSTRUCTOR)
+    sign_in(page, site, course_demo.INSTRUCTOR, course_demo.PASSWORD)
     page.goto(f"{site}/courses/jax-in-practice/gradebook/?assignment=week-1")
     expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
     shot("gradebook")
