@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 import secrets
 import shutil
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from grader.problem import REPO_ROOT
@@ -31,6 +33,11 @@ SOLUTIONS = REPO_ROOT / "solutions" / "aot_compiled_sum"
 
 
 VERDICT_TIMEOUT_MS = 60_000
+# What marks a test module of real-browser journeys (its ``pytestmark``).
+BROWSER_TESTS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
 
 
 def fill_sign_up(page: Page, site: str, username: str, confirmation: str = "a-long-password-42") -> str:

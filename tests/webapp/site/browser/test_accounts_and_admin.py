@@ -7,14 +7,13 @@ import re
 import secrets
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from grader.problem import REPO_ROOT
 from tests.webapp.support.browser_steps import (
-    CHROMIUM,
+    BROWSER_TESTS,
     SOLUTIONS,
     VERDICT_TIMEOUT_MS,
     expect_verdict,
@@ -24,10 +23,7 @@ from tests.webapp.support.browser_steps import (
 )
 from tests.webapp.support.running_site import RunningSite
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_anonymous_visitors_read_but_cannot_attempt_or_see_the_solution(page: Page, site: str) -> None:

@@ -3,7 +3,6 @@ each page, the system's dark theme, and no serious accessibility violation."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -12,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.webapp.support.browser_steps import (
     AXE,
     AXE_CHECK,
-    CHROMIUM,
+    BROWSER_TESTS,
     SOLUTIONS,
     expect_verdict,
     refuse_sign_up,
@@ -20,10 +19,7 @@ from tests.webapp.support.browser_steps import (
     write_code,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 
 # What the page and everything it loads weigh compressed, as sent (cached or not).

@@ -4,14 +4,12 @@ showing each test as it ends, the console across a reload, dates, and Cancel of 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from grader.problem import load_problem
 from tests.webapp.support.browser_steps import (
-    CHROMIUM,
+    BROWSER_TESTS,
     SOLUTIONS,
     VERDICT_TIMEOUT_MS,
     expect_verdict,
@@ -19,10 +17,7 @@ from tests.webapp.support.browser_steps import (
     write_code,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_the_solution_gate_records_a_reveal_and_the_textarea_works_without_the_editor(page: Page, site: str) -> None:

@@ -4,14 +4,12 @@ a wide screen and a phone, hints and the movable split, and the line an error po
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from grader.problem import load_problem
 from tests.webapp.support.browser_steps import (
-    CHROMIUM,
+    BROWSER_TESTS,
     RAISES_ON_LINE_5,
     SOLUTIONS,
     expect_verdict,
@@ -19,10 +17,7 @@ from tests.webapp.support.browser_steps import (
     write_code,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(sized_page: Page, site: str) -> None:
