@@ -1,7 +1,8 @@
-"""Courses in the admin. The site's superusers see every course; an instructor (a staff account
-in the instructors' group, ``webapp/courses/instructors.py``) sees and changes only the courses
-they teach, and their assignments, extensions, overrides and regrades; whoever creates a course
-becomes its instructor."""
+"""Courses in the admin. The site's superusers see every course; an instructor (an account the
+site lets into the admin, ``User.is_staff``, in the instructors' group:
+``webapp/courses/instructors.py``) sees and changes only the courses they teach, and their
+assignments, extensions, overrides and regrades; whoever creates a course becomes its
+instructor."""
 
 from __future__ import annotations
 
@@ -193,7 +194,7 @@ class InvitationAdmin(MadeElsewhere[Invitation]):
         self.message_user(request, f"Withdrew {withdrawn} invitation(s).")
 
     def get_actions(self, request: HttpRequest) -> Any:
-        # Withdrawing is changing the course's roster: its instructors and the site's staff.
+        # Withdrawing is changing the course's roster: its instructors and the site's superusers.
         actions = super().get_actions(request)
         if not (signed_in(request).is_superuser or Course.instructed_by(signed_in(request)).exists()):
             actions.pop("withdraw", None)

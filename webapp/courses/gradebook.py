@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from webapp.courses.models.assignment import Assignment, AssignmentProblem, Extension, ProblemScore
-from webapp.courses.models.course import Course, Membership
+from webapp.courses.models.course import Course
+from webapp.courses.models.membership import Membership
 from webapp.grading import write_gradebook
 
 if TYPE_CHECKING:

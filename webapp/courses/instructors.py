@@ -1,4 +1,4 @@
-"""The site's instructors: staff accounts whose admin shows only the courses they teach.
+"""The site's instructors: accounts let into the admin (``User.is_staff``) that see only the courses they teach.
 
 Two groups, so that teaching and creating courses are given apart:
 

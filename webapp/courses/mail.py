@@ -2,31 +2,32 @@
 
 Sent through Django's email framework (``EMAIL_*`` settings: SMTP in compose, the console or
 a file in ``make run``). The link is the only secret in them; its token is never stored.
+What an email says is written here from plain values, so that the models that send it
+(``Invitation.deliver``) are the only side that knows the other.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.core.mail import EmailMessage
 
-if TYPE_CHECKING:
-    from webapp.courses.models import Invitation
 
-
-def one_line(text: str) -> str:
-    """Header text on one line (a course's title is staff's text; a newline would be refused)."""
+def header_text(text: str) -> str:
+    """Header text on one line (a course's title is its instructors' text; a newline would be refused)."""
     return " ".join(text.split())
 
 
-def invitation_email(invitation: Invitation, link: str, *, days: int) -> EmailMessage:
-    """The message for one invitation, with its ``link`` (valid ``days`` days, once)."""
-    course = one_line(invitation.course.title)
-    hello = f"Hello {invitation.name}," if invitation.name else "Hello,"
-    if invitation.activates:
+def invitation_email(
+    *, to: str, name: str, username: str, course_title: str, activates: bool, link: str, days: int
+) -> EmailMessage:
+    """The message for one invitation (``Invitation.deliver``), to the address ``to``, with its
+    ``link`` (valid ``days`` days, once). ``activates``: the link sets the password of the
+    account ``username`` the roster made; otherwise it lets one join with one's own account."""
+    course = header_text(course_title)
+    hello = f"Hello {name}," if name else "Hello,"
+    if activates:
         subject = f"Your jaxjudge account for {course}"
         what = (
-            f"{course} has made you an account on jaxjudge, named {invitation.username}. "
+            f"{course} has made you an account on jaxjudge, named {username}. "
             "Open this link to choose its password; you are then signed in and in the course:"
         )
     else:
@@ -41,4 +42,4 @@ def invitation_email(invitation: Invitation, link: str, *, days: int) -> EmailMe
         "to its assignments. If you did not expect this email, ignore it: nothing happens "
         "unless the link is opened.\n"
     )
-    return EmailMessage(one_line(subject), body, to=[invitation.email])
+    return EmailMessage(header_text(subject), body, to=[to])

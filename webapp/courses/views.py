@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from webapp.accounts.requests import SignedInRequest
 from webapp.courses import access
+from webapp.courses.gradebook import Gradebook
 from webapp.courses.models import (
     Course,
     Invitation,
@@ -32,7 +33,6 @@ from webapp.courses.models import (
     ProblemScore,
     RateLimited,
     Regrade,
-    RosterUpload,
 )
 from webapp.courses.roster import RosterError, read_uploaded_roster
 from webapp.submissions.models import Submission
@@ -91,11 +91,11 @@ def assignment_detail(request: SignedInRequest, slug: str, assignment: str) -> H
 
 @login_required
 def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
-    """Staff's view of the course: each student's points in each assignment, late and
+    """The course staff's view of the course: each student's points in each assignment, late and
     extension marks, a section filter and the same table as CSV."""
     course = course_for_its_staff(request, slug)
     section = request.GET.get("section", "")
-    table = course.gradebook(section=section, expand=request.GET.get("assignment", ""))
+    table = Gradebook.of_course(course, section=section, expand=request.GET.get("assignment", ""))
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{course.slug}-gradebook.csv"'
@@ -154,7 +154,7 @@ def course_for_its_staff(request: SignedInRequest, slug: str) -> Course:
 @login_required
 @require_POST
 def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
-    """Staff's regrade of an assignment (``target=ASSIGNMENT``), one of its problems
+    """The course staff's regrade of an assignment (``target=ASSIGNMENT``), one of its problems
     (``target=ASSIGNMENT/PROBLEM``) or one hand-in (``submission=ID`` too): queued for the
     workers; the gradebook shows how far it has got."""
     course = course_for_its_staff(request, slug)
@@ -246,7 +246,7 @@ def roster(request: SignedInRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         try:
             rows = read_uploaded_roster(request.FILES.get("roster"))
-            upload = RosterUpload.start(course, rows, by=request.user, site_url=request.build_absolute_uri("/"))
+            upload = course.upload_roster(rows, by=request.user, site_url=request.build_absolute_uri("/"))
             return redirect(reverse("courses:roster", args=(course.slug,)) + f"#upload-{upload.pk}")
         except RosterError as exc:
             context["errors"], status = exc.problems, 400

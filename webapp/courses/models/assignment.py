@@ -4,6 +4,8 @@ student earned in them (the best hand-in under the late policy, or the points se
 Times are stored in UTC (``USE_TZ``). A submission counts for an assignment by its hand-in
 time: when the site received it, or for an autograded notebook the time the site's staff give
 on the command line.
+
+An assignment names its course by the string ``"Course"``: the course's module builds on this one.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from webapp.catalog.models import Problem
 from webapp.courses.late_policy import ON_TIME, Credit, LatePolicy, late_credit
-from webapp.courses.models.course import Course, Membership
+from webapp.courses.models.membership import Membership
 from webapp.submissions.models import Progress, Submission
 
 
@@ -32,7 +34,7 @@ class Assignment(models.Model):
 
     LatePolicy = LatePolicy  # its choices, as ``Assignment.LatePolicy.HARD_CLOSE``
 
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
+    course = models.ForeignKey("Course", on_delete=models.CASCADE, related_name="assignments")
     slug = models.SlugField()
     title = models.CharField(max_length=200)
     release_at = models.DateTimeField(help_text="Students see the assignment from this time on.")

@@ -1,37 +1,26 @@
-"""A course and its members: who is in it, in which role, and what each role may see of it.
+"""A course: its members and what each role may see of it, its assignments, and its roster.
 
-A member is course staff (an instructor or a TA: ``Course.is_course_staff``) or a student.
-Course staff are not the site's staff (``User.is_staff``, the admin's accounts): teaching a
-course opens its gradebook and its students' work, nothing of the site's.
+The top of the courses' models but for regrades: a course names its members, assignments and
+roster uploads, none of which names it back (their foreign keys say ``"Course"``).
 """
 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from datetime import datetime
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from webapp.courses.models.assignment import Assignment
+from webapp.courses.models.membership import Membership, RateLimited, refuse_too_many_joins
+from webapp.courses.models.roster_upload import ROSTER_UPLOAD_WINDOW, ROSTER_UPLOADS_PER_WINDOW, RosterUpload
+from webapp.courses.roster import RosterRow
 from webapp.submissions.models import Submission
-
-if TYPE_CHECKING:
-    from webapp.courses.gradebook import Gradebook
-    from webapp.courses.models.assignment import Assignment
-    from webapp.courses.models.roster_upload import RosterUpload
-    from webapp.courses.roster import RosterRow
-
-JOINS_PER_HOUR = 10  # new courses one person joins (invite link or invitation)
-
-
-class RateLimited(Exception):
-    """A member's repeatable write refused for now; the message says why. Counted from the
-    database's rows, so that every web process sees the same count."""
 
 
 def new_invite_code() -> str:
@@ -111,18 +100,6 @@ class Course(models.Model):
             return self.assignments.none()
         return self.assignments.filter(release_at__lte=now)
 
-    def enrol(self, roster: list[RosterRow], *, invited_by: User | None = None, site_url: str = "") -> RosterUpload:
-        """Invite every row as a student, here and now, in batches (``manage.py enrol``; the
-        roster page does the same in the background). Nobody is enrolled without consent: see
-        ``Invitation``. Returns the finished upload, with its counts."""
-        # Imported here: the roster upload's module builds on this one.
-        from webapp.courses.models.roster_upload import RosterUpload
-
-        upload = RosterUpload.record(self, roster, by=invited_by, site_url=site_url)
-        upload.run()
-        upload.refresh_from_db()
-        return upload
-
     def join(self, user: User) -> Membership:
         """``user`` joins by the invite link: as a student, unless they are in the course already.
         Raises ``RateLimited`` past ``JOINS_PER_HOUR`` new courses in an hour."""
@@ -137,14 +114,6 @@ class Course(models.Model):
         students = self.memberships.filter(role=Membership.Role.STUDENT).exclude(section="")
         return sorted(set(students.values_list("section", flat=True)))
 
-    def gradebook(self, *, section: str = "", expand: str = "") -> Gradebook:
-        """Every student of the course (of one ``section``, if given) by every assignment,
-        and by each problem of the assignment whose slug is ``expand``."""
-        # Imported here: the gradebook is laid out from the models, this one included.
-        from webapp.courses.gradebook import Gradebook
-
-        return Gradebook.of_course(self, section=section, expand=expand)
-
     def student_work(self) -> models.QuerySet[Submission]:
         """What the course's staff may read of its students' work (code, results, what it
         printed under the visible tests): their Submits and Runs on a problem of one of its
@@ -154,7 +123,9 @@ class Course(models.Model):
         back to 2000 reveals nothing). Notebooks the site's staff graded into the course
         (``manage.py autograde --assignment``) were handed in to it, whenever they say."""
         students = self.memberships.filter(role=Membership.Role.STUDENT)
-        released = self.assignments.filter(problems=OuterRef("problem"), release_at__lte=OuterRef("hand_in_time"))
+        released = Assignment.objects.filter(
+            course=self, problems=OuterRef("problem"), release_at__lte=OuterRef("hand_in_time")
+        )
         joined = students.filter(user=OuterRef("user")).values("joined_at")[:1]
         return (
             Submission.objects.filter(user__in=students.values("user_id"))
@@ -163,36 +134,39 @@ class Course(models.Model):
             .filter(Q(hand_in_time__gte=F("joined_at")) | Q(origin=Submission.Origin.AUTOGRADE))
         )
 
+    def upload_roster(self, roster: Sequence[RosterRow], *, by: User, site_url: str) -> RosterUpload:
+        """Keep a checked roster and queue its invitations on the courses' worker. Raises
+        ``RateLimited`` while another upload of the course is under way, or past
+        ``ROSTER_UPLOADS_PER_WINDOW`` uploads in ``ROSTER_UPLOAD_WINDOW``."""
+        from webapp.courses.tasks import enrol_roster
 
-class Membership(models.Model):
-    """One person in one course, in one role (and, for students, a section)."""
+        now = timezone.now()
+        with transaction.atomic():
+            Course.objects.select_for_update().filter(pk=self.pk).first()  # one upload decides at a time
+            uploads = RosterUpload.objects.filter(course=self)
+            running = [u for u in uploads.filter(status__in=RosterUpload.UNFINISHED) if not u.is_stalled(now)]
+            if running:
+                raise RateLimited("Another roster of this course is being enrolled; wait until it is done.")
+            if uploads.filter(created_at__gte=now - ROSTER_UPLOAD_WINDOW).count() >= ROSTER_UPLOADS_PER_WINDOW:
+                minutes = int(ROSTER_UPLOAD_WINDOW.total_seconds() // 60)
+                raise RateLimited(
+                    f"This course had {ROSTER_UPLOADS_PER_WINDOW} rosters uploaded in the last {minutes} "
+                    "minutes; try again later."
+                )
+            upload = self.record_roster(roster, by=by, site_url=site_url)
+            enrol_roster.enqueue(upload.pk)  # in the same transaction: both are kept, or neither
+        return upload
 
-    class Role(models.TextChoices):
-        INSTRUCTOR = "instructor"  # edits the course, its assignments, roster and extensions
-        TA = "ta"  # reads every student's work and the gradebook, regrades; edits nothing
-        STUDENT = "student"  # sees the assignments and their own work only
+    def enrol(self, roster: list[RosterRow], *, invited_by: User | None = None, site_url: str = "") -> RosterUpload:
+        """Invite every row as a student, here and now, in batches (``manage.py enrol``; the
+        roster page does the same in the background). Nobody is enrolled without consent: see
+        ``Invitation``. Returns the finished upload, with its counts."""
+        upload = self.record_roster(roster, by=invited_by, site_url=site_url)
+        upload.run()
+        upload.refresh_from_db()
+        return upload
 
-    COURSE_STAFF_ROLES = frozenset({Role.INSTRUCTOR, Role.TA})
-
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
-    section = models.CharField(max_length=50, blank=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = (models.UniqueConstraint(fields=("course", "user"), name="one_membership_per_course"),)
-        ordering = ("course", "role", "user__username")
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.role}) in {self.course}"
-
-
-def refuse_too_many_joins(user: User) -> None:
-    """Raises ``RateLimited`` once ``user`` joined ``JOINS_PER_HOUR`` courses in the last hour.
-    Called in the transaction that makes the membership: the person's row is locked, so joins
-    sent at once are counted one after the other."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
-    since = timezone.now() - timedelta(hours=1)
-    if Membership.objects.filter(user=user, joined_at__gte=since).count() >= JOINS_PER_HOUR:
-        raise RateLimited(f"You joined {JOINS_PER_HOUR} courses in the last hour; try again in an hour.")
+    def record_roster(self, roster: Sequence[RosterRow], *, by: User | None, site_url: str) -> RosterUpload:
+        """A checked roster, kept as an upload still to be invited (``RosterUpload.run``)."""
+        rows = [[row.line, row.username, row.email, row.name, row.section] for row in roster]
+        return RosterUpload.objects.create(course=self, uploaded_by=by, site_url=site_url, rows=rows, total=len(rows))

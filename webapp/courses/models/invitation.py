@@ -1,6 +1,8 @@
 """A roster line's invitation to join a course: enrolment with the account owner's consent.
 
-Its link is the only secret: the token goes out by email and only its digest is kept.
+Its link is the only secret: the token goes out by email and only its digest is kept. Its
+course and the roster upload that made it are named by strings (``"Course"``,
+``"RosterUpload"``): their modules build on this one.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from webapp.courses.models.course import Course, Membership, RateLimited, refuse_too_many_joins
+from webapp.courses.models.membership import Membership, RateLimited, refuse_too_many_joins
 
 RESEND_AFTER = timedelta(minutes=10)  # per invitation
 RESENDS_PER_HOUR = 50  # per course
@@ -49,7 +51,7 @@ class Invitation(models.Model):
     link's token is stored; a link works once, until ``expires_at``.
     """
 
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invitations")
+    course = models.ForeignKey("Course", on_delete=models.CASCADE, related_name="invitations")
     upload = models.ForeignKey(
         "RosterUpload", on_delete=models.SET_NULL, null=True, blank=True, related_name="invitations"
     )
@@ -157,14 +159,10 @@ class Invitation(models.Model):
     def resend(self, site_url: str) -> None:
         """A new link by email (the old one stops working), at most once in ``RESEND_AFTER``
         per invitation and ``RESENDS_PER_HOUR`` per course."""
-        # Imported here: the roster upload's module builds on this one.
-        from webapp.courses.models.roster_upload import RosterUpload
-
         now = timezone.now()
         if self.accepted_at is not None:
             raise InvitationUnusable(f"{self.username}'s invitation was accepted already.")
-        sending = RosterUpload.objects.filter(invitations=self, status__in=RosterUpload.UNFINISHED)
-        if self.sent_at is None and sending.exists():
+        if self.sent_at is None and self.roster_still_sending():
             # Its roster's run is about to email it: a new link now would make that email's dead.
             raise InvitationUnusable(f"{self.username}'s invitation is still being sent with its roster.")
         resent = Invitation.objects.filter(course=self.course_id, sends__gt=1, sent_at__gte=now - timedelta(hours=1))
@@ -180,6 +178,14 @@ class Invitation(models.Model):
             minutes = int(RESEND_AFTER.total_seconds() // 60)
             raise RateLimited(f"The invitation to {self.email} was sent less than {minutes} minutes ago.")
         self.deliver([self], site_url)
+
+    def roster_still_sending(self) -> bool:
+        """Whether the roster upload that made it is still running (or queued to), as the
+        database has it now: that run emails the invitations it made."""
+        # Read through the relation: the roster upload's module builds on this one.
+        now_stored = Invitation.objects.filter(pk=self.pk).select_related("upload").first()
+        upload = now_stored.upload if now_stored is not None else None
+        return upload is not None and upload.status in upload.UNFINISHED
 
     @classmethod
     def deliver(cls, invitations: Sequence[Invitation], site_url: str, tokens: Sequence[str] = ()) -> int:
@@ -200,7 +206,16 @@ class Invitation(models.Model):
             Invitation.objects.bulk_update(list(invitations), ["token_digest"])  # one short write for them all
         messages, sent = [], []
         for invitation, token in zip(invitations, tokens, strict=True):
-            messages.append(invitation_email(invitation, invitation.link(site_url, token), days=INVITATION_DAYS))
+            message = invitation_email(
+                to=invitation.email,
+                name=invitation.name,
+                username=invitation.username,
+                course_title=invitation.course.title,
+                activates=invitation.activates,
+                link=invitation.link(site_url, token),
+                days=INVITATION_DAYS,
+            )
+            messages.append(message)
             sent.append(invitation.pk)
         if messages:
             get_connection().send_messages(messages)  # an error fails the run, to be retried

@@ -1,10 +1,13 @@
 """A roster an instructor uploaded, invited in the background in short batches that a retried
-or resumed run goes on from, never inviting a row twice nor emailing an invitation twice."""
+or resumed run goes on from, never inviting a row twice nor emailing an invitation twice.
+
+Its course keeps it and decides when one may start (``Course.upload_roster``); this module
+names the course only by the string ``"Course"``, as the course's module builds on it.
+"""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,9 +18,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from webapp.courses.models.course import Course, Membership, RateLimited
 from webapp.courses.models.invitation import INVITATION_DAYS, Invitation, token_digest
-from webapp.courses.roster import RosterRow
+from webapp.courses.models.membership import Membership, RateLimited
 
 ROSTER_UPLOADS_PER_WINDOW = 3  # per course
 ROSTER_UPLOAD_WINDOW = timedelta(minutes=10)
@@ -45,7 +47,7 @@ class RosterUpload(models.Model):
 
     UNFINISHED = (Status.QUEUED, Status.RUNNING)
 
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="roster_uploads")
+    course = models.ForeignKey("Course", on_delete=models.CASCADE, related_name="roster_uploads")
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -73,35 +75,6 @@ class RosterUpload(models.Model):
     @property
     def may_resume(self) -> bool:
         return self.status == self.Status.FAILED or self.is_stalled(timezone.now())
-
-    @classmethod
-    def record(cls, course: Course, roster: Sequence[RosterRow], *, by: User | None, site_url: str) -> RosterUpload:
-        rows = [[row.line, row.username, row.email, row.name, row.section] for row in roster]
-        return cls.objects.create(course=course, uploaded_by=by, site_url=site_url, rows=rows, total=len(rows))
-
-    @classmethod
-    def start(cls, course: Course, roster: Sequence[RosterRow], *, by: User, site_url: str) -> RosterUpload:
-        """Keep a checked roster and queue its invitations on the courses' worker. Raises
-        ``RateLimited`` while another upload of the course is under way, or past
-        ``ROSTER_UPLOADS_PER_WINDOW`` uploads in ``ROSTER_UPLOAD_WINDOW``."""
-        from webapp.courses.tasks import enrol_roster
-
-        now = timezone.now()
-        with transaction.atomic():
-            Course.objects.select_for_update().filter(pk=course.pk).first()  # one upload decides at a time
-            uploads = cls.objects.filter(course=course)
-            running = [u for u in uploads.filter(status__in=cls.UNFINISHED) if not u.is_stalled(now)]
-            if running:
-                raise RateLimited("Another roster of this course is being enrolled; wait until it is done.")
-            if uploads.filter(created_at__gte=now - ROSTER_UPLOAD_WINDOW).count() >= ROSTER_UPLOADS_PER_WINDOW:
-                minutes = int(ROSTER_UPLOAD_WINDOW.total_seconds() // 60)
-                raise RateLimited(
-                    f"This course had {ROSTER_UPLOADS_PER_WINDOW} rosters uploaded in the last {minutes} "
-                    "minutes; try again later."
-                )
-            upload = cls.record(course, roster, by=by, site_url=site_url)
-            enrol_roster.enqueue(upload.pk)  # in the same transaction: both are kept, or neither
-        return upload
 
     def resume(self) -> None:
         """Queue a failed (or stalled) upload again: it goes on from its last whole batch."""
