@@ -11,6 +11,9 @@ rather than started afresh: JAX is imported once per fork server, not once per s
 A fork server serves one submission at a time and forks the next child as soon as the last
 one is done (a few hundredths of a second), so a pool keeps one per sandbox: a second one
 per sandbox cost a batch more to start (1.3 CPU-s each) than it saved.
+
+This is one pool, of one backend; which pools a process keeps (one per backend, device and
+kind of submission) is the grader's registry, ``grader.pools``.
 """
 
 from __future__ import annotations
