@@ -30,6 +30,11 @@ inputs and gave the value returned; and the ``jax.monitoring`` events (tracing, 
 MLIR, backend compiles). After every request the runtime checks that its hooks are still
 the ones it installed and says so in the reply.
 
+This module holds the requests and the entry point; its parts live beside it: the record of
+what JAX did and its hooks (``jax_events``), values to and from the wire (``wire_conversion``),
+jaxpr summaries (``jaxpr_summary``), the tamper check (``integrity``), and, in a fork server's
+sandbox, the loop that forks one runtime per submission (``forks``).
+
 The harness decides the verdict; this process is as untrusted as the submission it hosts,
 which can patch anything here (the README says what that allows).
 """
