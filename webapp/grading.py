@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.autograde import AutogradeUsageError, Graded, autograde, one_line, summary_table
+from grader.handed_in import Stoppable, grade_text, report_without_verdict
 from grader.pools import PoolKind, close_pools, sandbox_pool, unenforced_limits
 from grader.problem import (
     DEVICES,
@@ -40,12 +41,14 @@ __all__ = [
     "AutogradeUsageError",
     "Graded",
     "Problem",
+    "Stoppable",
     "SubmissionInputError",
     "Verdict",
     "autograde",
     "close_pools",
     "one_line",
     "read_submission",
+    "report_without_verdict",
     "spreadsheet_row",
     "summary_table",
     "unenforced_limits",
@@ -168,37 +171,23 @@ def grade_code(
     include_hidden: bool,
     notebook: str = "",
     on_test: Callable[[dict[str, Any]], None] | None = None,
-    on_session: Callable[[Any], None] | None = None,
+    on_sandbox: Callable[[Stoppable], None] | None = None,
 ) -> dict[str, Any]:
-    """Grade ``code`` for problem ``slug`` in a warm sandbox; the report as JSON-ready data.
+    """Grade ``code`` (or ``notebook``, its JSON) for problem ``slug`` in a warm sandbox; the
+    report as it is stored (``grader.handed_in.grade_text``).
 
-    With ``notebook`` (its JSON), the notebook is graded instead, run as Jupyter runs it.
-    ``on_test`` gets each test's outcome as soon as it ends (``TestResult.to_live_dict``);
-    ``on_session`` the sandbox session before anything runs in it (its ``stop()`` cancels).
-    Every mistake of the student's (syntax, a magic, a wrong answer, a limit) comes back as a
-    verdict in the report; only a fault of the platform raises.
+    ``on_test`` gets each test's outcome as soon as it ends, as the page shows it live;
+    ``on_sandbox`` the sandbox before anything runs in it (its ``stop()`` cancels). Every
+    mistake of the student's comes back as a verdict in the report; only a fault of the
+    platform raises.
     """
-    from grader.harness import grade_submission
-    from grader.report import Report
-    from grader.source import SubmissionInputError, notebook_source, source_from_text
-    from grader.verdicts import Verdict
-
-    problem = load_problem(slug)
-    try:
-        source = notebook_source(notebook, "notebook.ipynb") if notebook else source_from_text(code, WORKSPACE_FILENAME)
-    except SubmissionInputError as exc:
-        verdict = Verdict.INVALID_SUBMISSION if notebook else Verdict.SYNTAX_ERROR
-        refused = Report(problem=slug, verdict=verdict, score=0.0, max_score=problem.points)
-        refused.message = str(exc)
-        return refused.to_dict()
-    with sandbox_pool(PoolKind(device=problem.sandbox_device, notebook=source.is_notebook)).sandbox() as session:
-        if on_session is not None:
-            on_session(session)
-        report = grade_submission(
-            problem,
-            source,
-            include_hidden=include_hidden,
-            session=session,
-            on_test=None if on_test is None else lambda test: on_test(test.to_live_dict()),
-        )
+    report = grade_text(
+        slug,
+        code,
+        filename=WORKSPACE_FILENAME,
+        include_hidden=include_hidden,
+        notebook=notebook,
+        on_test=None if on_test is None else lambda test: on_test(test.to_live_dict()),
+        on_sandbox=on_sandbox,
+    )
     return report.to_dict()

@@ -31,6 +31,24 @@ PROBLEM_ORDER = (
 )
 
 
+class ProblemQuerySet(models.QuerySet["Problem"]):
+    def matching(self, query: str = "", difficulty: str = "") -> ProblemQuerySet:
+        """The problems whose title, slug or category has ``query`` in it, of ``difficulty`` (a
+        difficulty that is not one of the vocabulary's is no filter)."""
+        found = self
+        if query:
+            found = found.filter(
+                models.Q(title__icontains=query) | models.Q(slug__icontains=query) | models.Q(category__icontains=query)
+            )
+        return found.filter(difficulty=difficulty) if difficulty in DIFFICULTIES else found
+
+    def with_solver_counts(self) -> ProblemQuerySet:
+        """Each problem with ``solvers``: how many students solved it; in the catalog's order
+        (Django leaves a model's default ordering out of aggregating queries)."""
+        solved = models.Q(progress__solved_at__isnull=False)
+        return self.annotate(solvers=models.Count("progress", filter=solved, distinct=True)).order_by(*PROBLEM_ORDER)
+
+
 class Problem(models.Model):
     """A problem of the catalog, as installed from its notebook (the notebook stays the source)."""
 
@@ -51,6 +69,8 @@ class Problem(models.Model):
     time_limit_s = models.FloatField(default=60.0)  # a grading's sandbox stops after this (the page shows it)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = ProblemQuerySet.as_manager()
+
     class Meta:
         ordering = PROBLEM_ORDER
 
@@ -66,6 +86,12 @@ class Problem(models.Model):
     def visible_tests_html(self) -> str:
         """The visible tests, highlighted: what Run checks, shown in the console's Testcases tab."""
         return highlighted_python(self.visible_tests) if self.visible_tests else ""
+
+    def next_in_catalog(self) -> Problem | None:
+        """The problem after this one in the catalog's order (what a solution page leads to)."""
+        ordered = list(Problem.objects.all())
+        position = next((index for index, other in enumerate(ordered) if other.pk == self.pk), len(ordered))
+        return ordered[position + 1] if position + 1 < len(ordered) else None
 
     @property
     def section(self) -> str:

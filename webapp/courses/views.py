@@ -218,7 +218,7 @@ def submission_detail(request: SignedInRequest, slug: str, pk: int) -> HttpRespo
     assignments = course.assignments.filter(problems=submission.problem)
     context = {
         "submission": submission,
-        "result": submission.to_json(for_staff=False),
+        "result": submission.to_json(),
         "course": course,
         "assignments": assignments,
     }

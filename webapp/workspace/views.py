@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -27,9 +26,9 @@ from django.views.decorators.http import require_GET, require_POST
 from webapp import grading
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.markdown import highlighted_python
-from webapp.catalog.models import COURSE, MORE, PROBLEM_ORDER, Problem
+from webapp.catalog.models import COURSE, MORE, Problem
 from webapp.courses import access
-from webapp.submissions.models import STATUSES, Draft, Progress, Refused, Submission
+from webapp.submissions.models import SOLVED, STATUSES, Draft, Progress, Refused, Submission
 from webapp.submissions.models.limits import check_code_size
 
 # The problem page's console, tab by tab: (id, label).
@@ -45,24 +44,15 @@ CONSOLE_TABS = (
 def problem_list(request: HttpRequest) -> HttpResponse:
     """The catalog as a course: sections in the pipeline's order, each with the student's
     progress; per problem its difficulty, tags, the student's status and how many solved it."""
-    # Django leaves a model's default ordering out of aggregating queries: asked for again.
-    problems = Problem.objects.annotate(
-        solvers=Count("progress", filter=Q(progress__solved_at__isnull=False), distinct=True)
-    ).order_by(*PROBLEM_ORDER)
     query = request.GET.get("q", "").strip()
-    if query:
-        problems = problems.filter(Q(title__icontains=query) | Q(slug__icontains=query) | Q(category__icontains=query))
     difficulty = request.GET.get("difficulty", "")
-    if difficulty in grading.DIFFICULTIES:
-        problems = problems.filter(difficulty=difficulty)
+    problems = Problem.objects.matching(query, difficulty).with_solver_counts()
     everything = list(problems)
     tags = sorted({tag for problem in everything for tag in problem.tags})
     tag = request.GET.get("tag", "").strip()
     section = request.GET.get("section", "")
     status = request.GET.get("status", "")
-    standing = {}
-    if request.user.is_authenticated:
-        standing = {p.problem_id: p for p in Progress.objects.filter(user=request.user)}
+    standing = Progress.by_problem(request.user)
 
     def status_of(problem: Problem) -> str:
         return Progress.status_of(standing.get(problem.pk))
@@ -80,7 +70,7 @@ def problem_list(request: HttpRequest) -> HttpResponse:
         if not members:
             continue
         whole = [problem for problem in everything if problem.section == name]
-        solved = sum(status_of(problem) == "solved" for problem in whole)
+        solved = sum(status_of(problem) == SOLVED for problem in whole)
         rows = [(problem, standing.get(problem.pk), status_of(problem)) for problem in members]
         groups.append({"name": name, "rows": rows, "solved": solved, "total": len(whole)})
     context = {
@@ -119,7 +109,7 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # followed from there, as if the student had just pressed the button.
         if context["history"]:
             latest = context["history"][0]
-            state = live_state(latest, for_staff=access.may_read_hidden_output(request.user))
+            state = live_state(latest, with_hidden_output=access.may_read_hidden_output(request.user))
             context["latest"] = {**state, "status_url": status_url(latest)}
     return render(request, "catalog/problem_detail.html", context)
 
@@ -202,8 +192,8 @@ def status(request: SignedInRequest, pk: int) -> JsonResponse:
     since = request.GET.get("since", "")
     # A count of tests: a few ASCII digits (int() refuses strings of over 4300 digits).
     if since.isascii() and since.isdigit() and len(since) <= 9 and not submission.finished:
-        return JsonResponse(submission.live_progress(int(since)))
-    return JsonResponse(live_state(submission, for_staff=access.may_read_hidden_output(request.user)))
+        return JsonResponse(submission.live_update(int(since)))
+    return JsonResponse(live_state(submission, with_hidden_output=access.may_read_hidden_output(request.user)))
 
 
 @login_required
@@ -219,10 +209,10 @@ def cancel(request: SignedInRequest, pk: int) -> HttpResponse:
     return redirect("submissions:detail", submission.pk)
 
 
-def live_state(submission: Submission, *, for_staff: bool = False) -> dict[str, Any]:
+def live_state(submission: Submission, *, with_hidden_output: bool = False) -> dict[str, Any]:
     """The status as data, and as the same HTML the submission page shows, in the three parts the
     problem page's console shows in tabs of their own (the page script swaps them in)."""
-    state = submission.to_json(for_staff=for_staff)
+    state = submission.to_json(with_hidden_output=with_hidden_output)
     return {**state, **rendered_parts(state)}
 
 
@@ -241,7 +231,7 @@ def rendered_parts(state: dict[str, Any]) -> dict[str, str]:
 @require_GET
 def detail(request: SignedInRequest, pk: int) -> HttpResponse:
     submission = own_submission(request, pk)
-    result = submission.to_json(for_staff=access.may_read_hidden_output(request.user))
+    result = submission.to_json(with_hidden_output=access.may_read_hidden_output(request.user))
     return render(request, "submissions/detail.html", {"submission": submission, "result": result})
 
 
@@ -287,16 +277,8 @@ def editorial(user: Any, problem: Problem, reference: str) -> dict[str, Any]:
         why = ast.get_docstring(ast.parse(reference)) or ""
     except SyntaxError:
         why = ""
-    accepted = (
-        Submission.objects.filter(
-            user=user, problem=problem, kind=Submission.Kind.SUBMIT, status=Submission.Status.GRADED, verdict="accepted"
-        )
-        .order_by("-created_at")
-        .first()
-    )
+    accepted = Submission.latest_accepted(user, problem)
     insight = ((accepted.report or {}).get("insight") or {}) if accepted else {}
-    ordered = list(Problem.objects.all())
-    position = next((index for index, other in enumerate(ordered) if other.pk == problem.pk), len(ordered))
     return {
         "solution": reference,
         "solution_html": highlighted_python(reference),
@@ -305,14 +287,14 @@ def editorial(user: Any, problem: Problem, reference: str) -> dict[str, Any]:
         "accepted_html": highlighted_python(accepted.code) if accepted else "",
         "yours": insight.get("artifacts"),
         "theirs": insight.get("reference"),
-        "next_problem": ordered[position + 1] if position + 1 < len(ordered) else None,
+        "next_problem": problem.next_in_catalog(),
     }
 
 
 @login_required
 @require_GET
 def progress(request: SignedInRequest) -> HttpResponse:
-    standing = {p.problem_id: p for p in Progress.objects.filter(user=request.user)}
+    standing = Progress.by_problem(request.user)
     rows = [(problem, standing.get(problem.pk)) for problem in Problem.objects.all()]
     solved = sum(1 for _, p in rows if p is not None and p.solved_at is not None)
     return render(request, "submissions/progress.html", {"rows": rows, "solved": solved, "total": len(rows)})

@@ -12,6 +12,7 @@ from django_tasks_db.models import DBTaskResult
 from tests.webapp.support.submitting import ago, make_submission, task_of
 from webapp import grading
 from webapp.submissions.models import Progress, Submission
+from webapp.submissions.models.worker import requeue_stalled
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_a_running_submission_whose_heartbeat_stopped_is_queued_again(catalog, s
     submission.enqueue()
     old_task = stall(submission, heartbeat_age_s=31)
 
-    assert Submission.requeue_stalled() == [submission.pk]
+    assert requeue_stalled() == [submission.pk]
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt, submission.worker) == ("queued", 2, "")
@@ -74,7 +75,7 @@ def test_a_running_submission_whose_heartbeat_stopped_is_queued_again(catalog, s
     assert new_task.status == TaskResultStatus.READY
     assert new_task.args_kwargs["args"] == [submission.pk, 2]
     # Taken back once only.
-    assert Submission.requeue_stalled() == []
+    assert requeue_stalled() == []
 
 
 def test_live_gradings_and_tasks_still_waiting_in_the_queue_are_left_alone(catalog, student, settings):
@@ -87,7 +88,7 @@ def test_live_gradings_and_tasks_still_waiting_in_the_queue_are_left_alone(catal
     waiting.enqueue()
     DBTaskResult.objects.filter(id=task_of(waiting).id).update(enqueued_at=ago(300))  # a long queue
 
-    assert Submission.requeue_stalled() == []
+    assert requeue_stalled() == []
 
     assert Submission.objects.get(pk=running.pk).attempt == 1
     assert Submission.objects.get(pk=waiting.pk).attempt == 1
@@ -100,13 +101,13 @@ def test_a_grading_interrupted_max_interruptions_times_fails_with_a_message(cata
     submission.enqueue()
     for interrupted in range(1, Submission.MAX_INTERRUPTIONS):
         stall(submission, heartbeat_age_s=60)
-        assert Submission.requeue_stalled() == [submission.pk]
+        assert requeue_stalled() == [submission.pk]
         submission.refresh_from_db()
         assert (submission.status, submission.interruptions) == ("queued", interrupted)
     tasks = DBTaskResult.objects.count()
     stall(submission, heartbeat_age_s=60)
 
-    assert Submission.requeue_stalled() == []
+    assert requeue_stalled() == []
 
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED
@@ -126,7 +127,7 @@ def test_regrades_do_not_spend_the_interruption_budget(catalog, student, setting
         submission.enqueue()
     stall(submission, heartbeat_age_s=60)
 
-    assert Submission.requeue_stalled() == [submission.pk]  # its first interruption: graded again
+    assert requeue_stalled() == [submission.pk]  # its first interruption: graded again
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt, submission.interruptions) == (
@@ -146,7 +147,7 @@ def test_a_queued_submission_whose_worker_died_after_taking_its_task_is_queued_a
     # The worker marked the task running, then died before claiming the submission.
     DBTaskResult.objects.filter(id=old_task).update(status=TaskResultStatus.RUNNING, started_at=ago(31))
 
-    assert Submission.requeue_stalled() == [submission.pk]
+    assert requeue_stalled() == [submission.pk]
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempt) == ("queued", 2)

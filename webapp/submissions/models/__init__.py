@@ -9,8 +9,18 @@
 
 from webapp.submissions.models.gradebook import GradebookStudent, gradebook
 from webapp.submissions.models.limits import Refused
-from webapp.submissions.models.standing import STATUSES, Draft, Progress
+from webapp.submissions.models.standing import SOLVED, STATUSES, Draft, Progress
 from webapp.submissions.models.submission import Submission
 from webapp.submissions.models.worker import Worker
 
-__all__ = ["STATUSES", "Draft", "GradebookStudent", "Progress", "Refused", "Submission", "Worker", "gradebook"]
+__all__ = [
+    "SOLVED",
+    "STATUSES",
+    "Draft",
+    "GradebookStudent",
+    "Progress",
+    "Refused",
+    "Submission",
+    "Worker",
+    "gradebook",
+]

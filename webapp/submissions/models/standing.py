@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import Min
 
@@ -59,6 +60,13 @@ class Progress(models.Model):
         progress.attempted_at = submissions.aggregate(first=Min("created_at"))["first"]
         progress.solved_at = solved.aggregate(first=Min("created_at"))["first"]
         progress.save(update_fields=["attempted_at", "solved_at"])
+
+    @classmethod
+    def by_problem(cls, user: User | AnonymousUser) -> dict[int, Progress]:
+        """A student's standings, by problem id (none for someone signed out)."""
+        if not user.is_authenticated:
+            return {}
+        return {progress.problem_id: progress for progress in cls.objects.filter(user=user)}
 
     @property
     def status(self) -> str:

@@ -5,7 +5,7 @@ hand-over to a worker is one (``Submission.enqueue``). A worker starts an attemp
 is still the current one, keeps a heartbeat while grading, and writes its verdict only if the
 attempt is still current (``Submission.grade_attempt``). When a worker dies (SIGKILL, a lost
 machine) its heartbeat stops; any worker then gives the submission a new attempt
-(``Submission.requeue_stalled``), so it is graded again and ends with exactly one verdict.
+(``webapp.submissions.models.worker.requeue_stalled``), so it is graded again and ends with exactly one verdict.
 """
 
 from __future__ import annotations
@@ -13,15 +13,13 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, QuerySet
 from django.utils import dateformat, timezone
-from django_tasks import TaskResultStatus
-from django_tasks_db.models import DBTaskResult
 
 from webapp import grading
 from webapp.catalog.models import Problem
@@ -33,6 +31,10 @@ from webapp.submissions.signals import graded
 from webapp.submissions.tasks import grade
 
 logger = logging.getLogger(__name__)
+# What a worker's attempt came to: the verdict it wrote; the status it wrote where there is no
+# verdict (the platform failed, the student cancelled); or "superseded": the attempt was no
+# longer the current one, and it wrote nothing.
+AttemptOutcome = Verdict | Literal["failed", "cancelled", "superseded"]
 # How often a grading worker looks for its student's Cancel: the sandbox stops within this.
 CANCEL_POLL_S = 0.2
 
@@ -78,7 +80,7 @@ class Submission(models.Model):
 
     # The tests of the current attempt that have ended, as each ends (``TestResult.to_live_dict``),
     # so the page shows them while the others run; the report, once written, supersedes them.
-    progress = models.JSONField(default=list, blank=True)
+    ended_tests = models.JSONField(default=list, blank=True)
     # Each hand-over to a worker is an attempt; only the current attempt may write a verdict,
     # so a worker that was given up for dead can never overwrite its successor's result.
     attempt = models.PositiveIntegerField(default=0)
@@ -171,7 +173,7 @@ class Submission(models.Model):
             score=None,
             max_score=None,
             report=None,
-            progress=[],
+            ended_tests=[],
         )
         self.refresh_from_db()
         result = grade.using(queue_name=self.queue_name).enqueue(self.pk, self.attempt)
@@ -191,7 +193,7 @@ class Submission(models.Model):
         return ids
 
     @classmethod
-    def grade_attempt(cls, submission_id: int, attempt: int) -> str:
+    def grade_attempt(cls, submission_id: int, attempt: int) -> AttemptOutcome:
         """A worker's part: grade the submission if this attempt is still the current one.
 
         Returns the verdict written, ``failed``, or ``superseded`` when the attempt was no
@@ -210,22 +212,22 @@ class Submission(models.Model):
         def test_ended(test: dict[str, Any]) -> None:
             ended.append(test)
             try:
-                this_attempt.filter(status=cls.Status.RUNNING).update(progress=ended)
+                this_attempt.filter(status=cls.Status.RUNNING).update(ended_tests=ended)
             except (DatabaseError, InterfaceError):  # shown late, with the verdict, rather than never
-                logger.warning("submission %s: its progress could not be written", submission_id)
+                logger.warning("submission %s: its ended tests could not be written", submission_id)
                 connection.close()  # broken (a restarting database, say): the next write opens a new one
 
         # A Cancel stops the sandbox at once: the grading then ends as after any crash, and
         # the cancellation, not that report, is written.
-        sessions: list[Any] = []
+        sandboxes: list[grading.Stoppable] = []
         cancelled = threading.Event()
 
         def look_for_cancel() -> None:
             if not cancelled.is_set() and this_attempt.filter(cancel_requested_at__isnull=False).exists():
                 cancelled.set()
             if cancelled.is_set():  # again at every look: the sandbox may have been taken since
-                for session in sessions:
-                    session.stop()
+                for sandbox in sandboxes:
+                    sandbox.stop()
 
         name = f"submission {submission_id}"
         with (
@@ -239,7 +241,7 @@ class Submission(models.Model):
                     include_hidden=submission.kind == cls.Kind.SUBMIT,
                     notebook=submission.notebook,
                     on_test=test_ended,
-                    on_session=sessions.append,
+                    on_sandbox=sandboxes.append,
                 )
             except Exception as exc:
                 if cancelled.is_set():
@@ -250,28 +252,28 @@ class Submission(models.Model):
             return submission._cancelled(attempt)
         return submission._finish(attempt, report, "")
 
-    def _cancelled(self, attempt: int) -> str:
+    def _cancelled(self, attempt: int) -> AttemptOutcome:
         """Write the student's Cancel of this attempt (the tests that had ended are kept)."""
         now = timezone.now()
         seconds = (now - self.started_at).total_seconds() if self.started_at else 0.0
-        ended = type(self).objects.filter(pk=self.pk).values_list("progress", flat=True).first() or []
+        ended = type(self).objects.filter(pk=self.pk).values_list("ended_tests", flat=True).first() or []
         fields = {
             "status": self.Status.CANCELLED,
             "finished_at": now,
             "heartbeat_at": None,
             "verdict": "",
-            "report": {"message": f"Cancelled: you stopped it after {seconds:.1f} s.", "tests": ended},
+            "report": self.report_without_verdict(f"Cancelled: you stopped it after {seconds:.1f} s.", ended),
         }
         written = liveness.outlasting_database_outages(
             lambda: type(self).objects.filter(pk=self.pk, attempt=attempt, status=self.Status.RUNNING).update(**fields),
             f"submission {self.pk}: its cancellation",
         )
-        return str(self.Status.CANCELLED) if written else "superseded"
+        return "cancelled" if written else "superseded"
 
-    def _finish(self, attempt: int, report: dict[str, Any] | None, failure: str) -> str:
+    def _finish(self, attempt: int, report: dict[str, Any] | None, failure: str) -> AttemptOutcome:
         fields: dict[str, Any] = {"finished_at": timezone.now(), "heartbeat_at": None}
         if report is None:
-            fields.update(status=self.Status.FAILED, verdict="", report={"message": failure, "tests": []})
+            fields.update(status=self.Status.FAILED, verdict="", report=self.report_without_verdict(failure))
         else:
             fields.update(
                 status=self.Status.GRADED,
@@ -294,50 +296,9 @@ class Submission(models.Model):
                 return written
 
         written = liveness.outlasting_database_outages(write, f"submission {self.pk}: the verdict")
-        return str(fields.get("verdict") or fields["status"]) if written else "superseded"
-
-    @classmethod
-    def requeue_stalled(cls) -> list[int]:
-        """Give another attempt to every submission whose worker has gone silent; their ids.
-
-        A running submission is stalled when its heartbeat is older than STALLED_AFTER_S. A
-        queued one is stalled when its task was taken (or ended) that long ago without the
-        submission ever starting: the worker died between the two. Many workers run this at
-        once: each change is conditional on the submission being as it was seen.
-        """
-        cutoff = timezone.now() - timedelta(seconds=settings.STALLED_AFTER_S)
-        running = cls.objects.filter(status=cls.Status.RUNNING, heartbeat_at__lt=cutoff)
-        waiting = {s.task_id: s for s in cls.objects.filter(status=cls.Status.QUEUED).exclude(task_id="")}
-        lost_tasks = (
-            DBTaskResult.objects.filter(id__in=list(waiting))
-            .exclude(status=TaskResultStatus.READY)
-            .filter(Q(started_at__lt=cutoff) | Q(started_at=None, enqueued_at__lt=cutoff))
-        )
-        queued = [waiting[str(task_id)] for task_id in lost_tasks.values_list("id", flat=True)]
-        requeued = []
-        for submission in [*running, *queued]:
-            with transaction.atomic():
-                taken_back = cls.objects.filter(
-                    pk=submission.pk, attempt=submission.attempt, status=submission.status
-                ).update(status=cls.Status.QUEUED, heartbeat_at=None)
-                if not taken_back:
-                    continue
-                DBTaskResult.objects.filter(id=submission.task_id, status=TaskResultStatus.RUNNING).update(
-                    status=TaskResultStatus.FAILED
-                )
-                interruptions = submission.interruptions + 1
-                if interruptions >= cls.MAX_INTERRUPTIONS:
-                    cls.objects.filter(pk=submission.pk).update(
-                        status=cls.Status.FAILED,
-                        interruptions=interruptions,
-                        finished_at=timezone.now(),
-                        report={"message": f"grading was interrupted {interruptions} times; try again", "tests": []},
-                    )
-                    continue
-                submission.enqueue(after_interruption=True)
-            logger.warning("submission %s: worker %s went silent; queued again", submission.pk, submission.worker)
-            requeued.append(submission.pk)
-        return requeued
+        if not written:
+            return "superseded"
+        return Verdict(report["verdict"]) if report is not None else "failed"
 
     @classmethod
     def record_graded(
@@ -400,15 +361,23 @@ class Submission(models.Model):
             status=self.Status.CANCELLED,
             cancel_requested_at=now,
             finished_at=now,
-            report={"message": "Cancelled before it started.", "tests": []},
+            report=self.report_without_verdict("Cancelled before it started."),
         )
         return bool(queued or mine.filter(status=self.Status.RUNNING).update(cancel_requested_at=now))
+
+    @classmethod
+    def latest_accepted(cls, user: User, problem: Problem) -> Submission | None:
+        """The student's latest Submit of ``problem`` graded accepted, if any."""
+        accepted = cls.objects.filter(
+            user=user, problem=problem, kind=cls.Kind.SUBMIT, status=cls.Status.GRADED, verdict=Verdict.ACCEPTED
+        )
+        return accepted.order_by("-created_at").first()
 
     @property
     def accepted(self) -> bool:
         return self.status == self.Status.GRADED and self.verdict == Verdict.ACCEPTED
 
-    def live_progress(self, since: int = 0) -> dict[str, Any]:
+    def live_update(self, since: int = 0) -> dict[str, Any]:
         """While it is graded, what a page that already shows ``since`` of its ended tests lacks:
         its state and the tests that ended after those. Small, for polling; once finished,
         ``to_json`` has the verdict and the scored tests."""
@@ -416,18 +385,23 @@ class Submission(models.Model):
             "id": self.pk,
             "status": self.status,
             "finished": self.finished,
-            "tests_ended": len(self.progress),
-            "tests": self.progress[max(since, 0) :],
+            "tests_ended": len(self.ended_tests),
+            "tests": self.ended_tests[max(since, 0) :],
         }
 
-    def to_json(self, *, for_staff: bool = False) -> dict[str, Any]:
+    def report_without_verdict(self, message: str, tests: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The report stored when a grading ends with no verdict (cancelled, failed by the
+        platform): the grader's report shape and schema, so ``report`` always holds one shape."""
+        return grading.report_without_verdict(self.problem.slug, message, tests or [])
+
+    def to_json(self, *, with_hidden_output: bool = False) -> dict[str, Any]:
         """What the owner's page shows, live: the state, then every test's outcome.
 
         What the submission printed while hidden tests ran would tell the student their inputs:
         only staff see it.
         """
         report = self.report or {}
-        staff_only = {"hidden_output": report.get("hidden_output", "")} if for_staff else {}
+        hidden = {"hidden_output": report.get("hidden_output", "")} if with_hidden_output else {}
         return {
             "id": self.pk,
             "kind": self.kind,
@@ -439,12 +413,12 @@ class Submission(models.Model):
             "max_score": self.max_score,
             "message": report.get("message", ""),
             "tests": report.get("tests", []),
-            "progress": [] if self.finished else self.progress,
+            "ended_tests": [] if self.finished else self.ended_tests,
             "output": report.get("output", ""),
             "insight": report.get("insight", {}),
             "duration_s": report.get("duration_s"),
             "created_at": self.created_at.isoformat(),
             # As every page writes it, in the site's time zone (the page script shows this too).
             "created_at_text": dateformat.format(timezone.localtime(self.created_at), "Y-m-d H:i:s"),
-            **staff_only,
+            **hidden,
         }

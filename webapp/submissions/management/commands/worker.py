@@ -19,7 +19,8 @@ from django_tasks_db.management.commands.db_worker import Worker as TaskLoop
 
 from webapp import grading
 from webapp.submissions import liveness
-from webapp.submissions.models import Submission, Worker
+from webapp.submissions.models import Worker
+from webapp.submissions.models.worker import requeue_stalled
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ class Command(BaseCommand):
         try:
             while not stop.wait(period):
                 try:
-                    Submission.requeue_stalled()
+                    requeue_stalled()
                 except Exception:  # a locked or restarting database, say: try again next round
                     logger.exception("could not look for stalled submissions")
                     connection.close()
