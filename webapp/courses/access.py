@@ -240,7 +240,7 @@ def may_read_course(user: User | AnonymousUser, course: Course) -> bool:
 
 def is_course_staff(user: User | AnonymousUser, course: Course) -> bool:
     """The course's instructors and TAs: its gradebook, its students' work, regrades."""
-    return isinstance(user, User) and course.is_staff(user)
+    return isinstance(user, User) and course.is_course_staff(user)
 
 
 def may_change_roster(user: User | AnonymousUser, course: Course) -> bool:
