@@ -20,6 +20,7 @@ from webapp.courses.models.assignment import Assignment
 from webapp.courses.models.membership import Membership, RateLimited, refuse_too_many_joins
 from webapp.courses.models.roster_upload import ROSTER_UPLOAD_WINDOW, ROSTER_UPLOADS_PER_WINDOW, RosterUpload
 from webapp.courses.roster import RosterRow
+from webapp.courses.tasks import enrol_roster
 from webapp.submissions.models import Submission
 
 
@@ -138,8 +139,6 @@ class Course(models.Model):
         """Keep a checked roster and queue its invitations on the courses' worker. Raises
         ``RateLimited`` while another upload of the course is under way, or past
         ``ROSTER_UPLOADS_PER_WINDOW`` uploads in ``ROSTER_UPLOAD_WINDOW``."""
-        from webapp.courses.tasks import enrol_roster
-
         now = timezone.now()
         with transaction.atomic():
             Course.objects.select_for_update().filter(pk=self.pk).first()  # one upload decides at a time

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from webapp.courses.models.invitation import INVITATION_DAYS, Invitation, token_digest
 from webapp.courses.models.membership import Membership, RateLimited
+from webapp.courses.tasks import enrol_roster
 
 ROSTER_UPLOADS_PER_WINDOW = 3  # per course
 ROSTER_UPLOAD_WINDOW = timedelta(minutes=10)
@@ -78,8 +79,6 @@ class RosterUpload(models.Model):
 
     def resume(self) -> None:
         """Queue a failed (or stalled) upload again: it goes on from its last whole batch."""
-        from webapp.courses.tasks import enrol_roster
-
         now = timezone.now()
         stalled = Q(status__in=self.UNFINISHED, updated_at__lt=now - UPLOAD_STALLED_AFTER)
         with transaction.atomic():
