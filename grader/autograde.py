@@ -40,7 +40,7 @@ from typing import Any
 from grader.feedback_notebook import feedback_notebook
 from grader.report import Report
 from grader.source import SubmissionSource
-from grader.spreadsheet import spreadsheet_row
+from grader.spreadsheet import spreadsheet_row, write_gradebook
 from grader.verdicts import Verdict
 from grader.workers import worker_context
 from sandbox.protocol import printable
@@ -355,12 +355,11 @@ def write_gradebook_csv(path: Path, graded: Iterable[Graded]) -> None:
             scores.setdefault(item.student, {})
     problems = sorted({problem for row in scores.values() for problem in row})
     with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(spreadsheet_row(["student", *problems, "total"]))
-        for student in sorted(scores):
-            row = scores[student]
-            cells = [student, *(f"{row[p]:g}" if p in row else "" for p in problems), f"{sum(row.values()):g}"]
-            writer.writerow(spreadsheet_row(cells))
+        lines = (
+            ([student, *(scores[student].get(p) for p in problems)], sum(scores[student].values()))
+            for student in sorted(scores)
+        )
+        write_gradebook(handle, ["student", *problems], lines)
 
 
 def _seconds(graded: Graded) -> str:

@@ -24,7 +24,7 @@ from grader.problem import (
     solutions_dir,
 )
 from grader.source import SubmissionInputError, read_submission
-from grader.spreadsheet import spreadsheet_row, write_gradebook
+from grader.spreadsheet import write_gradebook
 from grader.verdicts import Verdict
 
 # Warm sandboxes per device (and per kind: code, or a notebook with its kernel), one pool each
@@ -49,7 +49,6 @@ __all__ = [
     "one_line",
     "read_submission",
     "report_without_verdict",
-    "spreadsheet_row",
     "summary_table",
     "unenforced_limits",
     "write_gradebook",

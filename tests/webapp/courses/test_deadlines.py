@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def test_roles_say_who_is_staff_and_who_may_change_the_course(course, owner, ta, course_student, outsider):
     people = (owner, ta, course_student, outsider)
-    assert [course.is_staff(u) for u in people] == [True, True, False, False]
+    assert [course.is_course_staff(u) for u in people] == [True, True, False, False]
     assert [course.is_instructor(u) for u in people] == [True, False, False, False]
     with pytest.raises(IntegrityError):
         Membership.objects.create(course=course, user=course_student, role=Membership.Role.TA)

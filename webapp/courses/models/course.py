@@ -68,9 +68,6 @@ class Course(models.Model):
         membership = self.membership_of(user)
         return membership is not None and membership.role in Membership.COURSE_STAFF_ROLES
 
-    # The name callers used before ``is_course_staff``; it never meant the site's staff.
-    is_staff = is_course_staff
-
     def is_instructor(self, user: User) -> bool:
         """Instructors alone change the course: its assignments, deadlines and roster."""
         membership = self.membership_of(user)
