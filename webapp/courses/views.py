@@ -33,6 +33,7 @@ from webapp.courses.models import (
     ProblemScore,
     RateLimited,
     Regrade,
+    RosterUpload,
 )
 from webapp.courses.roster import RosterError, read_uploaded_roster
 from webapp.submissions.models import Submission
@@ -192,7 +193,9 @@ def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonRespon
     course = course_for_its_staff(request, slug)
     found = get_object_or_404(course.regrades, pk=pk)
     ended, total = found.ended_and_total()
-    return JsonResponse({"id": found.pk, "scope": found.scope, "ended": ended, "total": total})
+    # done, total, finished and text: what the page's job_progress.js shows of any job.
+    job = {"done": ended, "total": total, "finished": ended >= total, "text": f"{ended} of {total}"}
+    return JsonResponse({"id": found.pk, "scope": found.scope, "ended": ended, **job})
 
 
 def course_submission(course: Course, pk: Any) -> Submission:
@@ -269,7 +272,10 @@ def roster_upload(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
     course = course_for_its_instructors(request, slug)
     upload = get_object_or_404(course.roster_uploads.defer("rows"), pk=pk)
     fields = ("status", "done", "total", "accounts_made", "invited", "listed_before", "error")
-    return JsonResponse({"id": upload.pk, **{name: getattr(upload, name) for name in fields}})
+    # finished and text, with done and total: what the page's job_progress.js shows of any job.
+    finished = upload.status not in RosterUpload.UNFINISHED
+    job = {"finished": finished, "text": f"{upload.status}, {upload.done} of {upload.total} rows"}
+    return JsonResponse({"id": upload.pk, **{name: getattr(upload, name) for name in fields}, **job})
 
 
 @login_required
