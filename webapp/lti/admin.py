@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from webapp.lti.models import AssignmentLink, CourseLink, PlatformAccount, PlatformPolicy, ScorePublication
+from webapp.read_only_admin import ReadOnlyAdmin
 
 
 @admin.register(PlatformPolicy)
@@ -16,19 +17,13 @@ class PlatformPolicyAdmin(admin.ModelAdmin[PlatformPolicy]):
 
 
 @admin.register(PlatformAccount)
-class PlatformAccountAdmin(admin.ModelAdmin[PlatformAccount]):
+class PlatformAccountAdmin(ReadOnlyAdmin[PlatformAccount]):
     """The accounts launches made, by deployment and ``sub``: read only (an account is never
     handed to another person, nor another account to a platform's person)."""
 
     list_display = ("user", "sub", "deployment", "gave_staff", "gave_creation", "created_at")
     search_fields = ("user__username", "sub")
     readonly_fields = ("deployment", "sub", "user", "gave_staff", "gave_creation", "created_at")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(CourseLink)

@@ -10,6 +10,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from webapp.read_only_admin import ReadOnlyAdmin
 from webapp.submissions.gradebook import write_gradebook_csv
 from webapp.submissions.models import Draft, GradebookStudent, Progress, Submission, Worker, gradebook
 
@@ -111,17 +112,11 @@ class SubmissionAdmin(admin.ModelAdmin[Submission]):
 
 
 @admin.register(Progress)
-class ProgressAdmin(admin.ModelAdmin[Progress]):
+class ProgressAdmin(ReadOnlyAdmin[Progress]):
     """Each student's standing on a problem, recomputed from their submissions: read only."""
 
     list_display = ("user", "problem", "attempted_at", "solved_at", "solution_viewed_at")
     list_filter = ("problem",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Draft)
@@ -130,14 +125,8 @@ class DraftAdmin(admin.ModelAdmin[Draft]):
 
 
 @admin.register(GradebookStudent)
-class GradebookAdmin(admin.ModelAdmin[GradebookStudent]):
+class GradebookAdmin(ReadOnlyAdmin[GradebookStudent]):
     """The gradebook: students × problems, the best Submit score in each cell; ``?format=csv`` downloads it."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
