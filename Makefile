@@ -17,10 +17,10 @@ run: setup
 	$(PY) -m webapp.serve
 
 # The whole suite in two lanes side by side (tests/lanes.py), since much of it waits (on
-# sandboxes, browsers, subprocesses) rather than computes: on SQLite, everything but the
-# validation of every problem and the browser journeys; beside it, lint, those two, and the
-# grading queue's tests again on a throwaway PostgreSQL server (tests/postgres.py). Each lane's
-# output is shown when both have ended, with its slowest tests.
+# sandboxes, browsers, subprocesses) rather than computes: lint, the test files on SQLite and
+# the grading queue's tests again on a throwaway PostgreSQL server (tests/postgres.py), shared
+# out by the seconds each took (tests/lane_durations.json). Each lane's output is shown when
+# both have ended, with its slowest tests.
 test: setup browser postgres
 	$(PY) -m tests.lanes
 
