@@ -24,8 +24,8 @@ from tests.webapp.support.running_site import free_port
 # The tests that run on PostgreSQL as well as on SQLite: those that write to the database
 # (test_worker's others are about cgroups, not the database), and the courses' rules.
 QUEUE_TESTS = [
-    "tests/webapp/submissions/test_run_and_submit.py",
-    "tests/webapp/submissions/test_solution_gate.py",
+    "tests/webapp/workspace/test_run_and_submit.py",
+    "tests/webapp/workspace/test_solution_gate.py",
     "tests/webapp/submissions/test_grading.py",
     "tests/webapp/submissions/test_attempts.py",
     "tests/webapp/submissions/test_regrade.py",

@@ -1,5 +1,5 @@
 """What the web tests share: the static files collected, the bundled problems in the catalog,
-a student, and the people around a course (``tests/webapp/support/people.py``)."""
+a student (and a client signed in as them), and the people around a course (``tests/webapp/support/people.py``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from grader.problem import all_problems
-from tests.webapp.support.people import PASSWORD, enrol, member
+from tests.webapp.support.people import PASSWORD, enrol, member, signed_in
 from webapp import grading, static_files
 from webapp.catalog.models import Problem
 from webapp.courses.models import Course, Membership
@@ -31,6 +32,12 @@ def catalog() -> None:
 @pytest.fixture
 def student(django_user_model: type[User]) -> User:
     return django_user_model.objects.create_user("ada", password=PASSWORD)
+
+
+@pytest.fixture
+def student_client(client: Client, catalog: None, student: User) -> Client:
+    """A test client signed in as the student, with the catalog installed."""
+    return signed_in(student, client)
 
 
 @pytest.fixture(scope="module")

@@ -141,7 +141,7 @@ TABLE_BY_NAME = {entry.name: entry for entry in TABLE}
 # Every URL name the site serves, with the object of the table it shows or changes; ``None``
 # for pages that show no one's data (signing in and out, one's own password, the tool's public
 # keys, health) and for the LTI endpoints, which a platform's signed launch reaches
-# (``tests/webapp/test_lti.py``). The access test fails for a URL name that is missing here.
+# (``tests/webapp/lti/test_launches.py``). The access test fails for a URL name that is missing here.
 VIEWS: dict[str, str | None] = {
     "healthz": None,
     "login": None,
