@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-# The rubric (README, "Writing a problem"): easy, one stage or API used as documented; medium,
+# The rubric (docs/writing-problems.md): easy, one stage or API used as documented; medium,
 # two stages composed, or reasoning about what jit's cache is keyed on; hard, a budget to meet,
 # a design to choose, or broken code to debug.
 DIFFICULTIES = ("easy", "medium", "hard")

@@ -150,8 +150,8 @@ def student_notebook(slug: str, *, student: str, code: str | None = None) -> str
 
 
 ALLOW_UNENFORCED_LIMITS_HELP = (
-    "run as root, give the worker a delegated cgroup (the README's 'Limits without root'), or accept it "
-    "with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1)"
+    "run as root, give the worker a delegated cgroup (docs/sandbox-and-security.md, 'Limits without root'), "
+    "or accept it with --allow-unenforced-limits (JAXJUDGE_ALLOW_UNENFORCED_LIMITS=1)"
 )
 
 

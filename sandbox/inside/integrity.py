@@ -5,8 +5,8 @@ transformations as captured, their own classes' members, the code, defaults and 
 contents of every function of their modules and of the hooks, the wire's vocabulary, and the
 hooks in place. After each request, whatever differs is reported in words; so is a record of
 JAX events that does not follow its predecessor's number, and a monitoring event emitted by
-code outside JAX. The harness decides what a report means; the README says what a submission
-can still forge.
+code outside JAX. The harness decides what a report means; docs/sandbox-and-security.md says what a
+submission can still forge.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ jaxpr summaries (``jaxpr_summary``), the tamper check (``integrity``), and, in a
 sandbox, the loop that forks one runtime per submission (``forks``).
 
 The harness decides the verdict; this process is as untrusted as the submission it hosts,
-which can patch anything here (the README says what that allows).
+which can patch anything here (docs/sandbox-and-security.md says what that allows).
 """
 
 from __future__ import annotations

@@ -317,7 +317,7 @@ def test_no_host_path_is_visible_inside():
         import os, sys
         def probe():
             texts = [sys.executable, sys.prefix, sys.base_prefix, os.__file__, repr(sys.path)]
-            # Not /proc/self/mountinfo: it names the source of every bind mount (see the README).
+            # Not /proc/self/mountinfo: it names the source of every bind mount (see docs/sandbox-and-security.md).
             for path in ["/proc/self/maps", "/proc/self/environ", "/proc/self/cmdline"]:
                 texts.append(open(path, "rb").read().decode(errors="replace"))
             import numpy, jax
