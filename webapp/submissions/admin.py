@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from webapp.read_only_admin import ReadOnlyAdmin
-from webapp.submissions.gradebook import write_gradebook_csv
 from webapp.submissions.models import Draft, GradebookStudent, Progress, Submission, Worker, gradebook
+from webapp.submissions.models.gradebook import write_gradebook_csv
 
 
 @admin.register(Submission)

@@ -31,15 +31,10 @@ from tests.webapp.support.course_tasks import run_courses_tasks
 from tests.webapp.support.people import PASSWORD
 from tests.webapp.support.running_site import free_port
 from webapp.catalog.models import Problem
-from webapp.courses.models import (
-    JOINS_PER_HOUR,
-    MAX_ROSTER_PROBLEMS,
-    ROSTER_BATCH,
-    Course,
-    Invitation,
-    Membership,
-    RosterUpload,
-)
+from webapp.courses.models import Course, Invitation, Membership, RosterUpload
+from webapp.courses.models.membership import JOINS_PER_HOUR
+from webapp.courses.models.roster_upload import ROSTER_BATCH
+from webapp.courses.roster import MAX_ROSTER_PROBLEMS
 from webapp.submissions.models import Draft, Submission
 
 pytestmark = pytest.mark.django_db

@@ -12,13 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from tests.webapp.support.people import enrol
-from webapp.courses.models import (
-    Invitation,
-    Membership,
-    RosterError,
-    RosterUpload,
-    read_roster,
-)
+from webapp.courses.models import Invitation, Membership, RosterUpload
+from webapp.courses.roster import RosterError, read_roster
 from webapp.courses.tasks import enrol_roster
 
 pytestmark = pytest.mark.django_db

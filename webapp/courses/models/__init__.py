@@ -18,19 +18,14 @@ roster's file format is in ``webapp/courses/roster.py``, the gradebook's layout 
 from webapp.courses.models.assignment import Assignment, AssignmentProblem, Extension, Override, ProblemScore
 from webapp.courses.models.course import Course, new_invite_code
 from webapp.courses.models.invitation import Invitation, InvitationUnusable, unguessable_digest
-from webapp.courses.models.membership import JOINS_PER_HOUR, Membership, RateLimited
+from webapp.courses.models.membership import Membership, RateLimited
 from webapp.courses.models.regrade import Regrade
-from webapp.courses.models.roster_upload import ROSTER_BATCH, RosterUpload
+from webapp.courses.models.roster_upload import RosterUpload
 
-# The roster's names where they lived before the split: the tests still import them from
-# here. (``new_invite_code`` and ``unguessable_digest`` above are here for the migrations,
-# which name those fields' defaults by this path, and are never edited.)
-from webapp.courses.roster import MAX_ROSTER_PROBLEMS, RosterError, read_roster
+# ``new_invite_code`` and ``unguessable_digest`` are here for the migrations, which name those
+# fields' defaults by this path and are never edited.
 
 __all__ = [
-    "JOINS_PER_HOUR",
-    "MAX_ROSTER_PROBLEMS",
-    "ROSTER_BATCH",
     "Assignment",
     "AssignmentProblem",
     "Course",
@@ -42,9 +37,7 @@ __all__ = [
     "ProblemScore",
     "RateLimited",
     "Regrade",
-    "RosterError",
     "RosterUpload",
     "new_invite_code",
-    "read_roster",
     "unguessable_digest",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from webapp.catalog.models import Problem
-from webapp.submissions.gradebook import write_gradebook_csv
+from webapp.submissions.models.gradebook import write_gradebook_csv
 
 
 class Command(BaseCommand):
