@@ -45,6 +45,13 @@ class Assignment(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(100)],
         help_text="With the per-day penalty: the percentage of the score lost for each day late.",
     )
+    # A hand-in this soon after the due time is on time: a click at 23:59:58 reaches the server
+    # late. Lateness, and what it costs, counts from the end of the grace period.
+    grace_minutes = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text="Minutes after the due time during which a hand-in still counts as on time.",
+    )
     problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
 
     class Meta:

@@ -39,6 +39,12 @@ class Membership(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
     section = models.CharField(max_length=50, blank=True)
+    # The course's own record of the person, from its roster (or the platform that enrolled
+    # them): shown in the gradebook and its CSV whatever the account calls itself, so the
+    # registrar's list matches it. Empty for a member who joined by the invite link.
+    name = models.CharField(max_length=150, blank=True)
+    email = models.EmailField(blank=True)
+    student_id = models.CharField(max_length=50, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
