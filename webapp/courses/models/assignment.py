@@ -84,6 +84,35 @@ class Assignment(models.Model):
         """Each problem's points for one student (see ``scores``)."""
         return self.scores([user])[user.pk]
 
+    def score_of(self, user: User, problem: Problem) -> ProblemScore | None:
+        """One problem's points for one student (None when the problem is not in the assignment)."""
+        return next((score for score in self.problem_scores(user) if score.item.problem_id == problem.pk), None)
+
+    def neighbours(self, problem: Problem) -> tuple[Problem | None, Problem | None]:
+        """The problems before and after ``problem`` in the assignment's order (None at either
+        end, and both None when the problem is not in it): where its problem pages lead."""
+        ordered = [item.problem for item in self.items.select_related("problem")]
+        position = next((index for index, other in enumerate(ordered) if other.pk == problem.pk), None)
+        if position is None:
+            return None, None
+        return (
+            ordered[position - 1] if position > 0 else None,
+            ordered[position + 1] if position + 1 < len(ordered) else None,
+        )
+
+    @property
+    def late_rule(self) -> str:
+        """The late policy and the grace period in one sentence, as the student reads them."""
+        policy = self.get_late_policy_display()
+        if self.late_policy == LatePolicy.PENALTY_PER_DAY:
+            policy += f", {self.penalty_percent_per_day}% a day"
+        if self.grace_minutes:
+            grace = f"a hand-in up to {self.grace_minutes} minute{'s' * (self.grace_minutes != 1)} after the due "
+            grace += "time counts as on time"
+        else:
+            grace = "no grace period"
+        return f"Late work: {policy}; {grace}."
+
     def scores(self, users: Sequence[User], *, times: bool = True) -> dict[int, list[ProblemScore]]:
         """Each problem's points for each of ``users``, by user id: the best of their graded
         Submits handed in from the release on, each worth its score times its credit under the
@@ -148,7 +177,8 @@ class Assignment(models.Model):
             consider(submission_id, user_id, problem_id, (score or 0.0) / max_score, credit, at)
         # The course staff's overrides replace what the hand-ins earned: the latest of each
         # student and problem.
-        for override in Override.objects.filter(item__in=items, user__in=users).order_by("created_at", "id"):
+        overrides = Override.objects.filter(item__in=items, user__in=users).select_related("created_by")
+        for override in overrides.order_by("created_at", "id"):
             item = next(item for item in items if item.pk == override.item_id)
             earned_by_hand_ins = best.get((override.user_id, item.pk))
             best[override.user_id, item.pk] = ProblemScore(
@@ -158,6 +188,7 @@ class Assignment(models.Model):
                 earned_by_hand_ins.handed_in if earned_by_hand_ins else None,
                 earned_by_hand_ins.credit if earned_by_hand_ins else None,
                 override_reason=override.reason,
+                override_by=override.created_by,
             )
         return {
             user.pk: [best.get((user.pk, item.pk), ProblemScore(item, 0.0, None, None, None)) for item in items]
@@ -197,6 +228,22 @@ class ProblemScore:
     handed_in: datetime | None  # its time (None for an on-time one, if not asked for)
     credit: Credit | None
     override_reason: str = ""  # the course's staff set the points by hand (``Override``), for this reason
+    override_by: User | None = None  # who set them (None when the account is gone or unrecorded)
+
+    @property
+    def override_note(self) -> str:
+        """The override as the student reads it: "8 points set by grace: a regrade by hand; the
+        late penalty no longer applies." ("" without one). The penalty is named only when the
+        hand-in the points replace lost some of its score for being late."""
+        if not self.override_reason:
+            return ""
+        points = f"{self.earned:.2f}".rstrip("0").rstrip(".")
+        by = (self.override_by.get_full_name() or self.override_by.username) if self.override_by else ""
+        note = f"{points} point{'s' * (points != '1')} set by {by or 'the course staff'}: "
+        note += self.override_reason.strip().rstrip(".")
+        if self.credit is not None and self.credit.late and self.credit.fraction < 1:
+            note += "; the late penalty no longer applies"
+        return note + "."
 
 
 class AssignmentProblem(models.Model):
