@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +23,7 @@ from django.db import models
 from django.db.models import F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
 
+from webapp.accounts.clock import moment
 from webapp.catalog.models import Problem
 from webapp.courses.late_policy import ON_TIME, Credit, LatePolicy, late_credit
 from webapp.courses.models.membership import Membership
@@ -77,8 +78,10 @@ class Assignment(models.Model):
 
     def credit(self, handed_in_at: datetime, due_at: datetime) -> Credit:
         """What a hand-in at ``handed_in_at`` earns of its score, against ``due_at``: late work
-        is always graded; the assignment's late policy (``late_credit``) decides its worth."""
-        return late_credit(self.late_policy, self.penalty_percent_per_day, handed_in_at, due_at)
+        is always graded; the assignment's late policy and grace period (``late_credit``)
+        decide its worth, and its note says so."""
+        grace = timedelta(minutes=self.grace_minutes)
+        return late_credit(self.late_policy, self.penalty_percent_per_day, handed_in_at, due_at, grace=grace)
 
     def problem_scores(self, user: User) -> list[ProblemScore]:
         """Each problem's points for one student (see ``scores``)."""
@@ -116,7 +119,7 @@ class Assignment(models.Model):
     def scores(self, users: Sequence[User], *, times: bool = True) -> dict[int, list[ProblemScore]]:
         """Each problem's points for each of ``users``, by user id: the best of their graded
         Submits handed in from the release on, each worth its score times its credit under the
-        late policy, against their own due time (and from the day they joined the course). Four
+        late policy, against their own due time (and from the day they joined the course). Five
         queries, however many users.
 
         ``times=False`` (the gradebook, which reads thousands): an on-time hand-in is read back
@@ -156,6 +159,8 @@ class Assignment(models.Model):
         # Plain rows, not model instances. On time by the assignment's own due time is on time
         # for everyone (an extension only moves it later): no time needs reading back for those,
         # and without times only each problem's best fraction (one row per student and problem).
+        # Those after it, within the grace period too, go through ``credit``: on time or not,
+        # each carries the sentence that says how late it came.
         on_time = graded.filter(hand_in_time__lte=self.due_at)
         if times:
             for submission_id, user_id, problem_id, score, max_score, at in on_time.values_list(
@@ -279,7 +284,7 @@ class Extension(models.Model):
         constraints = (models.UniqueConstraint(fields=("assignment", "user"), name="one_extension_per_student"),)
 
     def __str__(self) -> str:
-        return f"{self.user} until {self.due_at:%Y-%m-%d %H:%M} UTC for {self.assignment}"
+        return f"{self.user} until {moment(self.due_at)} for {self.assignment}"
 
     def clean(self) -> None:
         if self.due_at and self.assignment_id and self.due_at <= self.assignment.due_at:
