@@ -7,10 +7,15 @@ A failing test is told in three parts, none of them pytest's or hypothesis's own
   dtype=jnp.float32)``), or its type and shape where the values would not fit on a line
   (``x: float32[1031]``); hypothesis replays the smallest failing example last, so this is it;
 - what went wrong (the assertion's own message, or what the code raised).
+
+The same input is also told by its types and shapes alone (``failing_types``: ``["x:
+float32[0]"]``), which course staff count across a class; ``types_in_failing_input`` reads them
+back from the code text of reports written before they were told apart.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 import types
@@ -125,3 +130,110 @@ def failing_input(
     if len(bound) > MAX_INPUT_LINES:
         lines.append(f"  ... and {len(bound) - MAX_INPUT_LINES} more")
     return "\n".join(lines)
+
+
+def input_type(value: Any) -> str:
+    """A value's type and shape, as the class's statistics count it: ``float32[3,0]`` for an
+    array, ``float32[]`` for a NumPy scalar, ``int`` for a Python number, ``list[3]`` for a
+    sequence of three items."""
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return type_and_shape(value)
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__}[{len(value)}]"
+    return type(value).__name__
+
+
+def failing_types(
+    entry_point: str, args: tuple[Any, ...], kwargs: dict[str, Any], reference: types.ModuleType | None
+) -> list[str]:
+    """The call's inputs by type and shape, one ``name: type`` each (``["x: float32[0]"]``), in
+    the order and with the names ``failing_input`` writes them."""
+    function = getattr(reference, entry_point, None) if reference is not None else None
+    names = parameter_names(function, len(args))
+    bound = [*zip(names, args, strict=True), *kwargs.items()]
+    return [f"{name}: {input_type(value)}" for name, value in bound[:MAX_INPUT_LINES]]
+
+
+# The longest line ``failing_input`` writes is a name and a literal of MAX_LITERAL_CHARS: a
+# longer one was not written by it, and is not parsed.
+MAX_PARSED_LINE_CHARS = MAX_LITERAL_CHARS + 100
+UNKNOWN_TYPE = "unknown"
+
+
+def types_in_failing_input(text: str) -> list[str]:
+    """``failing_types`` read back from ``failing_input``'s text (a report of schema 2 has only
+    the text): ``name: type`` for each input line, ``name: unknown`` where a line cannot be read.
+    The text is untrusted: it is parsed (``ast``), never evaluated, and its lines are bounded."""
+    found = []
+    for line in text.splitlines()[1 : MAX_INPUT_LINES + 1]:
+        line = line.strip()
+        if line.startswith("... and "):
+            break
+        name, equals, literal = line.partition(" = ")
+        if equals:
+            found.append(f"{name}: {_literal_type(literal)}")
+            continue
+        name, colon, described = line.partition(": ")
+        if colon:
+            found.append(f"{name}: {_described_type(described)}")
+    return found
+
+
+def _described_type(described: str) -> str:
+    """The type ``describe_input`` wrote: ``float32[3]``, ``a list of 3 items`` or ``a dict``."""
+    described = described.strip()
+    if re.fullmatch(r"[a-z0-9_]+\[[0-9,]*\]", described):
+        return described
+    sequence = re.fullmatch(r"an? (\w+) of (\d+) items", described)
+    if sequence:
+        return f"{sequence[1]}[{sequence[2]}]"
+    kind = re.fullmatch(r"an? (\w+)", described)
+    return kind[1] if kind else UNKNOWN_TYPE
+
+
+def _literal_type(literal: str) -> str:
+    """The type and shape of a literal ``jax_literal`` wrote, read without running it."""
+    if len(literal) > MAX_PARSED_LINE_CHARS:
+        return UNKNOWN_TYPE
+    try:
+        node = ast.parse(literal, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return UNKNOWN_TYPE
+    if isinstance(node, ast.Constant):
+        return type(node.value).__name__
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):  # -7, -2.5
+        return type(node.operand.value).__name__
+    if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant) and isinstance(node.right.value, complex):
+        return "complex"  # (1+2j)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return f"{'list' if isinstance(node, ast.List) else 'tuple'}[{len(node.elts)}]"
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return UNKNOWN_TYPE
+    dtype = _jnp_name(next((k.value for k in node.keywords if k.arg == "dtype"), None))
+    if node.func.attr == "zeros" and dtype and node.args and isinstance(node.args[0], ast.Tuple):
+        sides = [side.value for side in node.args[0].elts if isinstance(side, ast.Constant)]
+        if len(sides) == len(node.args[0].elts) and all(isinstance(side, int) for side in sides):
+            return f"{dtype}[{','.join(str(side) for side in sides)}]"
+    if node.func.attr == "array" and dtype and node.args:
+        return f"{dtype}[{','.join(str(side) for side in _nested_shape(node.args[0]))}]"
+    if node.func.attr not in ("array", "zeros") and _jnp_name(node.func) and node.args:  # jnp.float32(2.5): 0-d
+        return f"{node.func.attr}[]"
+    return UNKNOWN_TYPE
+
+
+def _jnp_name(node: ast.expr | None) -> str | None:
+    """``float32`` for ``jnp.float32``; None for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "jnp":
+        return node.attr
+    return None
+
+
+def _nested_shape(node: ast.expr) -> list[int]:
+    """The shape of nested list displays: ``[[1, 2], [3, 4]]`` is ``[2, 2]``, a number ``[]``."""
+    shape = []
+    while isinstance(node, ast.List):
+        shape.append(len(node.elts))
+        if not node.elts:
+            break
+        node = node.elts[0]
+    return shape

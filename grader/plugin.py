@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator, Iterator
 import hypothesis
 import pytest
 
-from grader.feedback import failing_input, property_sentence
+from grader.feedback import failing_input, failing_types, property_sentence
 from grader.proxy import SubmissionProxy
 from grader.reference import ReferenceSolution
 from grader.report import TestResult
@@ -214,6 +214,7 @@ class GradingPlugin:
             called = self._submission.last_arguments
             if called is not None and self._submission.entry_point_calls > self._calls_before_test:
                 result.failing_input = failing_input(*called, reference=self._reference)
+                result.failing_types = failing_types(*called, reference=self._reference)
         self.results.append(result)
         if self._stop_after is not None and self._stop_after(result):
             item.session.shouldstop = f"{item.name} decided the grading"

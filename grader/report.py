@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.feedback import MAX_INPUT_LINES, UNKNOWN_TYPE, types_in_failing_input
 from grader.verdicts import Verdict
 from sandbox.protocol import printable
 
 # 2: a failed test's ``property`` and ``failing_input`` (grader.feedback), and ``insight``.
-REPORT_SCHEMA = 2
+# 3: a failed test's ``failing_types``, its input by type and shape (``["x: float32[0]"]``), for
+# course staff to count across a class; a report of schema 2 has the text only
+# (``hidden_failures`` reads the types back from it).
+REPORT_SCHEMA = 3
 
 
 @dataclass
@@ -29,9 +34,10 @@ class TestResult:
     duration_s: float
     verdict: Verdict = Verdict.ACCEPTED
     # The property a test checks, in a sentence; for a failed test, the call it failed on, as
-    # JAX code (see grader.feedback).
+    # JAX code, and its inputs by type and shape (see grader.feedback).
     tested_property: str = ""
     failing_input: str = ""
+    failing_types: list[str] = field(default_factory=list)
 
     @property
     def feedback(self) -> str:
@@ -53,6 +59,7 @@ class TestResult:
             "duration_s": round(self.duration_s, 4),
             "property": self.tested_property,
             "failing_input": self.failing_input,
+            "failing_types": list(self.failing_types),
         }
 
     def to_live_dict(self) -> dict[str, Any]:
@@ -187,3 +194,64 @@ def _xml_text(text: str) -> str:
     newline and tab (both legal), every lone surrogate and every non-character such as
     U+FFFE: what it leaves is legal XML."""
     return printable(text)
+
+
+# -- reading a stored report back ---------------------------------------------------------------
+# A stored report is read as hostile text: the sandbox's side of a grading could have put
+# anything in it (and old reports have older shapes). What is read is capped and printable.
+
+MAX_TESTS_READ = 500
+MAX_NAME_CHARS = 200
+MAX_PROPERTY_CHARS = 300
+MAX_TYPE_CHARS = 80
+
+
+def one_line(text: Any, limit: int) -> str:
+    """``text`` as at most ``limit`` printable characters on one line; "" for a non-string."""
+    if not isinstance(text, str):
+        return ""
+    line = printable(text[: limit + 1]).replace("\n", " ").replace("\t", " ")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _tests_of(report: Any) -> list[Mapping[str, Any]]:
+    tests = report.get("tests") if isinstance(report, Mapping) else None
+    if not isinstance(tests, list):
+        return []
+    return [test for test in tests[:MAX_TESTS_READ] if isinstance(test, Mapping)]
+
+
+def hidden_failures(report: Any) -> list[list[str]] | None:
+    """The hidden tests a stored report failed, each as ``[name, type, ...]`` (its failing
+    input by type and shape: ``["test_sums_empty", "x: float32[0]"]``); ``[]`` when it passed
+    them all, and None when no hidden test ran (a Run, a grading that stopped before them).
+
+    A test told no input where it failed before calling the code. A report of schema 2 has no
+    ``failing_types``: they are read back from its ``failing_input`` text; an older one's
+    failures are told as ``unknown``.
+    """
+    hidden = [test for test in _tests_of(report) if test.get("hidden") is True]
+    if not hidden:
+        return None
+    failures = []
+    for test in hidden:
+        if test.get("outcome") == "passed":
+            continue
+        told, text = test.get("failing_types"), test.get("failing_input")
+        if isinstance(told, list):
+            kinds = [one_line(kind, MAX_TYPE_CHARS) for kind in told[:MAX_INPUT_LINES]]
+        elif isinstance(text, str):  # schema 2; "" where the test never called the code
+            kinds = [one_line(kind, MAX_TYPE_CHARS) for kind in types_in_failing_input(text)]
+        else:
+            kinds = [UNKNOWN_TYPE]
+        failures.append([one_line(test.get("name"), MAX_NAME_CHARS), *kinds])
+    return failures
+
+
+def hidden_properties(report: Any) -> list[tuple[str, str]]:
+    """Each hidden test of a stored report, as ``(name, property sentence)``, in its order."""
+    return [
+        (one_line(test.get("name"), MAX_NAME_CHARS), one_line(test.get("property"), MAX_PROPERTY_CHARS))
+        for test in _tests_of(report)
+        if test.get("hidden") is True
+    ]

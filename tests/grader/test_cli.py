@@ -26,7 +26,7 @@ def test_reference_is_accepted_with_json_junit_and_gradescope(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(out.read_text())
-    assert report["schema"] == 2 and report["problem"] == "aot_compiled_sum"
+    assert report["schema"] == 3 and report["problem"] == "aot_compiled_sum"
     assert report["verdict"] == "accepted" and report["score"] == report["max_score"]
     assert {"name", "outcome", "points", "message", "hidden", "duration_s"} <= set(report["tests"][0])
     assert any(t["hidden"] for t in report["tests"]) and any(not t["hidden"] for t in report["tests"])

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.feedback import MAX_LITERAL_ELEMENTS, failing_input, jax_literal, property_sentence
+from grader.feedback import (
+    MAX_LITERAL_ELEMENTS,
+    failing_input,
+    failing_types,
+    jax_literal,
+    property_sentence,
+    types_in_failing_input,
+)
 from grader.strategies import DEFAULT_DTYPES, arrays
 
 
@@ -84,3 +91,44 @@ def test_the_property_is_the_docstring_or_else_the_test_name_as_a_sentence():
 
     assert property_sentence(test_with_doc, "test_with_doc") == "Gives the same result whatever the batch size."
     assert property_sentence(None, "test_sums_every_shape_including_empty[x0]") == "Sums every shape including empty."
+
+
+def test_the_input_is_told_by_its_types_and_shapes_too():
+    def power(x, n):
+        return x**n
+
+    reference = types.SimpleNamespace(power=power)
+    called = ("power", (jnp.zeros((3, 0), dtype=jnp.bfloat16),), {"n": 3})
+    assert failing_types(*called, reference) == ["x: bfloat16[3,0]", "n: int"]  # type: ignore[arg-type]
+    assert failing_types("f", (np.float32(2.5), [1, 2]), {}, None) == ["arg0: float32[]", "arg1: list[2]"]
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)
+@given(
+    x=st.one_of(
+        arrays(dtypes=(*DEFAULT_DTYPES, "float64"), min_dims=0, max_dims=3, min_side=0, max_side=3),
+        arrays(min_dims=1, max_dims=1, min_side=1, max_side=40),
+        st.integers(),
+        st.floats(),
+        st.booleans(),
+        st.lists(st.integers(), max_size=20),
+    )
+)
+def test_the_types_read_back_from_the_code_text_are_those_told(x):
+    # Reports of schema 2 have only the text: their types are read back from it.
+    text = failing_input("f", (x,), {"n": x}, None)
+    assert types_in_failing_input(text) == failing_types("f", (x,), {"n": x}, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f(x)\n  x = __import__('os').system('true')",
+        "f(x)\n  x = jnp.array(" + "[" * 5000 + "]" * 5000 + ", dtype=jnp.float32)",
+        "f(x)\n  x = jnp.array([1.0]",
+        "f(x)\n  x: something else entirely",
+    ],
+)
+def test_text_that_is_not_the_feedback_s_own_reads_as_unknown(text):
+    assert types_in_failing_input(text) == ["x: unknown"]
