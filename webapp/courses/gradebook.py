@@ -41,6 +41,18 @@ class GradebookRow:
     def total(self) -> float:
         return round(sum(cell.earned for cell in self.cells), 2)
 
+    # The course's record of the student (its roster's, kept on the membership), whatever the
+    # account calls itself; the account's own name and email only where the course has none
+    # (a student who joined by the invite link).
+
+    @property
+    def name(self) -> str:
+        return self.member.name or self.member.user.get_full_name()
+
+    @property
+    def email(self) -> str:
+        return self.member.email or self.member.user.email
+
 
 @dataclass(frozen=True)
 class Gradebook:
@@ -89,11 +101,12 @@ class Gradebook:
         return cls(assignments, rows, expanded, items)
 
     def write_csv(self, out: SupportsWrite[str]) -> None:
-        """One row per student: username, email, name, section, each assignment's points
-        (with its late and extension marks in their own columns), the expanded assignment's
-        points by problem (``ASSIGNMENT/PROBLEM``), and the total. Names and sections are
-        people's own text: no cell is one a spreadsheet would run."""
-        columns = ["username", "email", "name", "section"]
+        """One row per student: username, the course's record of them (student id, name,
+        email, section: ``GradebookRow``), each assignment's points (with its late and
+        extension marks in their own columns), the expanded assignment's points by problem
+        (``ASSIGNMENT/PROBLEM``), and the total. Names, ids and sections are people's own text:
+        no cell is one a spreadsheet would run."""
+        columns = ["username", "student_id", "name", "email", "section"]
         for assignment in self.assignments:
             columns += [assignment.slug, f"{assignment.slug} late", f"{assignment.slug} extension"]
         if self.expanded is not None:
@@ -103,8 +116,8 @@ class Gradebook:
     @staticmethod
     def csv_cells(row: GradebookRow) -> list[float | str | None]:
         """A student's cells of the CSV, before their total."""
-        user = row.member.user
-        cells: list[float | str | None] = [user.username, user.email, user.get_full_name(), row.member.section]
+        member = row.member
+        cells: list[float | str | None] = [member.user.username, member.student_id, row.name, row.email, member.section]
         for cell in row.cells:
             cells += [cell.earned, "late" if cell.late else "", "extension" if cell.extended else ""]
         cells += [score.earned for score in row.problems]

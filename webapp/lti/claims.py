@@ -30,6 +30,7 @@ CUSTOM = CLAIM + "custom"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+LIS = CLAIM + "lis"  # the school's records: ``person_sourcedid`` is its id of the person
 
 RESOURCE_LAUNCH = "LtiResourceLinkRequest"
 DEEP_LINKING_LAUNCH = "LtiDeepLinkingRequest"
@@ -53,6 +54,7 @@ LEARNER_ROLES = frozenset({f"{MEMBERSHIP}#Learner", "Learner"})
 MAX_ID = 255  # subjects, context, resource link and deployment ids (the columns' width)
 MAX_NAME = 150  # a first or last name (``User``'s columns)
 MAX_TITLE = 200  # a course's title
+MAX_STUDENT_ID = 50  # the school's id of a person (``Membership.student_id``)
 MAX_URL = 1000
 MAX_ROLES = 64
 MAX_ROLE = 500
@@ -134,13 +136,15 @@ def mapping(value: object) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PersonClaims:
-    """Who the platform says someone is: their subject, and names and email as plain data."""
+    """Who the platform says someone is: their subject, and names, email and the school's id
+    of them (``student_id``: the LIS person sourcedid) as plain data."""
 
     sub: str
     first_name: str
     last_name: str
     email: str
     roles: list[str]
+    student_id: str = ""
 
     @property
     def role(self) -> Membership.Role | None:
@@ -148,7 +152,9 @@ class PersonClaims:
 
     @classmethod
     def read(cls, data: dict[str, Any], *, sub_key: str = "sub", roles_key: str = ROLES) -> PersonClaims:
-        """From a launch's claims, or (with ``user_id`` and ``roles``) from a roster's member."""
+        """From a launch's claims, or (with ``user_id`` and ``roles``) from a roster's member
+        (which names the school's id ``lis_person_sourcedid``, where a launch has it in its
+        ``lis`` claim)."""
         first = clean_text(data.get("given_name"), MAX_NAME)
         last = clean_text(data.get("family_name"), MAX_NAME)
         if not (first or last):
@@ -159,6 +165,9 @@ class PersonClaims:
             last_name=last[:MAX_NAME],
             email=clean_email(data.get("email")),
             roles=strings(data.get(roles_key), MAX_ROLES, MAX_ROLE),
+            student_id=clean_text(
+                data.get("lis_person_sourcedid") or mapping(data.get(LIS)).get("person_sourcedid"), MAX_STUDENT_ID
+            ),
         )
 
 

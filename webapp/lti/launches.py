@@ -66,7 +66,7 @@ def arrive(launch: DjangoMessageLaunch) -> Arrival:
         platform_account, account = account_for(deployment, claims.person)
         platform_account.contexts.add(context)
         first_launch(platform_account)
-        place_in_course(link.course, account, role)
+        place_in_course(link.course, account, role, claims.person)
         # An instructor adds the course's assignments in the admin; another role takes that back.
         settle_admin_access(platform_account, instructor_launch=role == Membership.Role.INSTRUCTOR)
         assignment = record_resource_link(context, link.course, claims) if claims.resource_link_id else None

@@ -115,12 +115,22 @@ def first_launch(platform_account: PlatformAccount) -> None:
     )
 
 
-def place_in_course(course: Course, account: User, role: Membership.Role) -> Membership:
-    """``account`` in ``course`` with the role the platform gives now."""
-    membership, made = Membership.objects.get_or_create(course=course, user=account, defaults={"role": role})
-    if not made and membership.role != role:
-        membership.role = role
-        membership.save(update_fields=["role"])
+def place_in_course(course: Course, account: User, role: Membership.Role, person: PersonClaims) -> Membership:
+    """``account`` in ``course`` with the role the platform gives now, and the platform's
+    record of the person (name, email, the school's id) as the course's record of them, which
+    the gradebook shows. What the platform leaves out is kept as it was."""
+    record = {
+        "name": f"{person.first_name} {person.last_name}".strip(),
+        "email": person.email,
+        "student_id": person.student_id,
+    }
+    wanted = {"role": role, **{name: value for name, value in record.items() if value}}
+    membership, _ = Membership.objects.get_or_create(course=course, user=account, defaults=wanted)
+    changed = [name for name, value in wanted.items() if getattr(membership, name) != value]  # none if just made
+    for name in changed:
+        setattr(membership, name, wanted[name])
+    if changed:
+        membership.save(update_fields=changed)
     return membership
 
 
@@ -211,7 +221,7 @@ def sync_member(link: CourseLink, member: dict[str, Any], result: RosterSync) ->
         platform_account, account = account_for(deployment, person)
         platform_account.contexts.add(link.context)
         before = Membership.objects.filter(course=course, user=account).values_list("role", flat=True).first()
-        place_in_course(course, account, role)
+        place_in_course(course, account, role, person)
         settle_admin_access(platform_account)
     if before is None:
         result.enrolled.append(account.username)

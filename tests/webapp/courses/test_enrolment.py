@@ -190,18 +190,62 @@ def test_the_links_go_out_through_a_real_smtp_server_and_work(client, course, ow
     assert done.status_code == 302 and student.get("/courses/jax-101/").status_code == 200
 
 
-def test_a_bad_roster_names_every_bad_line_and_nothing_is_written(client, course, owner):
-    lines = [f"student{n},student{n}@school.example" for n in range(30)]
-    lines[3] = "student3,"  # no email
-    lines[10] = "bad name,x@school.example"
-    lines += [f"student{n},dup{n}@school.example" for n in range(25)]  # listed twice (23: two lines above were bad)
+def test_a_bad_roster_names_each_of_its_bad_lines_keeps_nothing_and_the_fixed_file_then_invites(
+    client, course, owner, mailoutbox
+):
+    ada = User.objects.create_user("ada", email="ada@home.example", password=PASSWORD)
+    users_before = User.objects.count()
+    roster = (
+        "username,email,name,student_id\n"
+        "ada,ada@school.example,Ada Lovelace,S-1\n"
+        "bob,bob@school,Bob Kahn,S-2\n"  # not an email address
+        "cyd,cyd@school.example,Cyd Noor,S-3\n"
+        "ada,ada2@school.example,Ada Again,S-4\n"  # ada is listed twice
+        "dee,,Dee Dee,S-5\n"  # no email
+    )
+    client.force_login(owner)
+    response = upload(client, roster)
+    page = response.content.decode()
+    assert response.status_code == 400
+    errors = page[page.index('data-testid="roster-errors"') : page.index("</div>", page.index("roster-errors"))]
+    assert "<h3>The roster was not uploaded: 3 lines need fixing</h3>" in errors
+    assert re.findall(r"<li>(.*?)</li>", errors) == [
+        "line 3: &#x27;bob@school&#x27; is not an email address",
+        "line 5: ada is listed twice (first on line 2)",
+        "line 6: dee has no email (the invitation to join is sent there)",
+    ]
+    assert '<input type="file" id="roster" name="roster"' in page  # the form, for the fixed file
+    # Nothing of it is kept: no upload, no invitation, no account, no email, no member.
+    assert not RosterUpload.objects.exists() and not Invitation.objects.exists()
+    assert User.objects.count() == users_before and not mailoutbox
+    assert course.memberships.filter(role=Membership.Role.STUDENT).count() == 0
+
+    fixed = roster.replace("bob@school,", "bob@school.example,").replace("ada,ada2@", "eve,eve@")
+    fixed = fixed.replace("dee,,", "dee,dee@school.example,")
+    invite(client, owner, fixed)
+    assert sorted(Invitation.objects.values_list("username", flat=True)) == ["ada", "bob", "cyd", "dee", "eve"]
+    assert len(mailoutbox) == 5
+    client.force_login(ada)
+    assert client.post(link_to("ada@school.example", mailoutbox)).status_code == 302
+    member = course.membership_of(ada)
+    assert member is not None and (member.name, member.email, member.student_id) == (
+        "Ada Lovelace",
+        "ada@school.example",
+        "S-1",
+    )
+
+
+def test_a_class_list_s_every_bad_line_is_named_and_the_count_beyond_the_named(client, course, owner):
+    lines = [f"student{n},student{n}@school.example" for n in range(600)]
+    for n in range(0, 520):
+        lines[n] = f"student{n},"  # no email
     client.force_login(owner)
     response = upload(client, "username,email\n" + "\n".join(lines) + "\n")
     page = response.content.decode()
-    assert response.status_code == 400 and 'class="form-errors"' in page
-    assert "line 5: student3 has no email" in page and "line 12: &#x27;bad name&#x27; is not a username" in page
-    assert "line 32: student0 is listed twice (first on line 2)" in page
-    assert page.count("<li>line ") == MAX_ROSTER_PROBLEMS and "and 5 more bad lines" in page
+    assert response.status_code == 400 and 'class="form-errors roster-errors"' in page
+    assert "The roster was not uploaded: 520 lines need fixing" in page
+    assert "line 2: student0 has no email" in page and f"line {MAX_ROSTER_PROBLEMS + 1}: student" in page
+    assert page.count("<li>line ") == MAX_ROSTER_PROBLEMS == 500 and "And 20 more bad lines." in page
     assert not RosterUpload.objects.exists() and not Invitation.objects.exists()
     assert not User.objects.filter(username__startswith="student").exists()
 

@@ -74,9 +74,9 @@ def test_staff_read_the_gradebook_with_late_and_extension_marks_by_section_and_a
     assert "<td>ada</td>" in only_a and "=bob" not in only_a
     csv_text = client.get("/courses/jax-101/gradebook/?format=csv").content.decode()
     assert csv_text.splitlines() == [
-        "username,email,name,section,week-1,week-1 late,week-1 extension,total",
-        "'=bob,,,B,10,,extension,10",
-        "ada,,,A,14,late,,14",
+        "username,student_id,name,email,section,week-1,week-1 late,week-1 extension,total",
+        "'=bob,,,,B,10,,extension,10",
+        "ada,,,,A,14,late,,14",
     ]
     standing = client.get("/courses/jax-101/week-1/?student=ada").content.decode()
     assert "The standing of <strong>ada</strong>" in standing and "Score: <strong>14</strong>" in standing
@@ -109,7 +109,7 @@ def test_the_gradebook_shows_one_assignment_problem_by_problem_on_demand(client,
     assert f'data-label="batched_dot"><a href="/courses/jax-101/submissions/{best.pk}/">5</a></td>' in ada_row
     csv_text = client.get("/courses/jax-101/gradebook/?assignment=week-1&format=csv").content.decode()
     assert csv_text.splitlines()[0].endswith(",week-1/aot_compiled_sum,week-1/batched_dot,total")
-    assert csv_text.splitlines()[2] == "ada,,,A,14,late,,9,5,14"
+    assert csv_text.splitlines()[2] == "ada,,,,A,14,late,,9,5,14"
     assert "problem-column" not in client.get("/courses/jax-101/gradebook/?assignment=nope").content.decode()
 
 

@@ -38,9 +38,14 @@ def test_a_roster_is_read_with_its_header_in_any_order_and_case():
         ("username,email\nada,a@example.org\nada,b@example.org\n", "line 3: ada is listed twice (first on line 2)"),
         ("username,email\nada,a@example.org\nbob,A@example.org\n", "line 3: A@example.org is listed twice"),
         ("username,email\nada,\n", "line 2: ada has no email (the invitation to join is sent there)"),
+        ("username,email,section\nada,a@example.org," + "x" * 51 + "\n", "line 2: a section may have 50 characters"),
         (
-            "username,email,section\nada,a@example.org," + "x" * 51 + "\n",
-            "line 2: a name may have 150 characters, a section 50",
+            "username,email,student_id,name\nada,a@example.org," + "7" * 51 + "," + "A" * 151 + "\n",
+            "line 2: a name may have 150 characters; a student id may have 50 characters",
+        ),
+        (
+            "username,email,student id\nada,a@example.org,s1\nbob,b@example.org,s1\n",
+            "line 3: student id s1 is listed twice (first on line 2)",
         ),
     ],
 )
@@ -89,6 +94,7 @@ def test_the_instructor_uploads_a_roster_and_a_bad_one_invites_nobody(client, co
         {"roster": SimpleUploadedFile("r.csv", b"username,email\nada,a@x.org\nada,b@x.org\n")},
     )
     assert bad.status_code == 400 and "line 3: ada is listed twice" in bad.content.decode()
+    assert "The roster was not uploaded: 1 line needs fixing" in bad.content.decode()
     assert not Invitation.objects.exists() and not RosterUpload.objects.exists()
     good = client.post("/courses/jax-101/roster/", {"roster": SimpleUploadedFile("r.csv", ROSTER.encode())})
     upload = RosterUpload.objects.get()

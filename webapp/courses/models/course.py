@@ -164,5 +164,5 @@ class Course(models.Model):
 
     def record_roster(self, roster: Sequence[RosterRow], *, by: User | None, site_url: str) -> RosterUpload:
         """A checked roster, kept as an upload still to be invited (``RosterUpload.run``)."""
-        rows = [[row.line, row.username, row.email, row.name, row.section] for row in roster]
+        rows = [row.stored() for row in roster]
         return RosterUpload.objects.create(course=self, uploaded_by=by, site_url=site_url, rows=rows, total=len(rows))

@@ -27,6 +27,30 @@ RESENDS_PER_HOUR = 50  # per course
 INVITATION_DAYS = 14
 
 
+# The course's record of a person, as a roster line gives it and a membership keeps it.
+RECORD_FIELDS = ("name", "email", "student_id", "section")
+
+
+def updated_record(record: Any, newer: dict[str, str]) -> list[str]:
+    """Give ``record`` (an invitation or a membership) the ``newer`` roster's values; the names
+    of the fields changed. A value the newer roster leaves empty keeps the one known (a roster
+    without a student id column does not erase the ids an earlier one gave)."""
+    changed = [name for name in RECORD_FIELDS if newer.get(name) and getattr(record, name) != newer[name]]
+    for name in changed:
+        setattr(record, name, newer[name])
+    return changed
+
+
+def keep_record(membership: Membership, record: dict[str, str]) -> None:
+    """A student's membership takes a roster line's record; course staff keep theirs (a roster
+    lists the class: an instructor who accepts a student's line stays as they were)."""
+    if membership.role != Membership.Role.STUDENT:
+        return
+    changed = updated_record(membership, record)
+    if changed:
+        membership.save(update_fields=changed)
+
+
 class InvitationUnusable(Exception):
     """An invitation link that cannot be used (unknown, used or expired); the message says which."""
 
@@ -59,6 +83,7 @@ class Invitation(models.Model):
     email = models.EmailField()  # the school's record of the person: the link goes there
     name = models.CharField(max_length=150, blank=True)
     section = models.CharField(max_length=50, blank=True)
+    student_id = models.CharField(max_length=50, blank=True)  # the school's, as the roster lists it
     # The account the roster made for this line, to be activated; None where the name was taken.
     account = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -125,7 +150,9 @@ class Invitation(models.Model):
 
     def accept(self, user: User) -> Membership:
         """``user`` (signed in, or just activated) joins the course as a student, by this
-        invitation: once, before it expires."""
+        invitation: once, before it expires. The membership keeps the roster's record of the
+        person (name, email, student id, section), whatever the account calls itself; one who
+        was a student of the course already has their record updated from it."""
         now = timezone.now()
         with transaction.atomic():
             membership = Membership.objects.filter(course=self.course, user=user).first()
@@ -138,13 +165,15 @@ class Invitation(models.Model):
                 self.refresh_from_db()
                 self.refuse_if_unusable(now)
                 raise InvitationUnusable("This link cannot be used.")
+            # Read after the row is ours: a roster uploaded meanwhile may have updated the record
+            # (it locks the invitations it updates, so its change is whole before this reads it).
+            record = Invitation.objects.filter(pk=self.pk).values(*RECORD_FIELDS).get()
             if membership is None:
-                membership, _ = Membership.objects.get_or_create(
-                    course=self.course, user=user, defaults={"section": self.section}
-                )
-            elif membership.role == Membership.Role.STUDENT and self.section and membership.section != self.section:
-                membership.section = self.section
-                membership.save(update_fields=["section"])
+                membership, made = Membership.objects.get_or_create(course=self.course, user=user, defaults=record)
+                if not made:  # joined by the invite link meanwhile
+                    keep_record(membership, record)
+            else:
+                keep_record(membership, record)
         self.accepted_at, self.accepted_by = now, user
         return membership
 

@@ -18,8 +18,15 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from webapp.courses.models.invitation import INVITATION_DAYS, Invitation, token_digest
+from webapp.courses.models.invitation import (
+    INVITATION_DAYS,
+    RECORD_FIELDS,
+    Invitation,
+    token_digest,
+    updated_record,
+)
 from webapp.courses.models.membership import Membership, RateLimited
+from webapp.courses.roster import RosterRow
 from webapp.courses.tasks import enrol_roster
 
 ROSTER_UPLOADS_PER_WINDOW = 3  # per course
@@ -55,13 +62,15 @@ class RosterUpload(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(default=timezone.now)  # moved by every batch: a running one is alive
     site_url = models.CharField(max_length=200, blank=True)  # the links' address, as the uploader reached the site
-    rows = models.JSONField(default=list)  # [line, username, email, name, section] per row
+    rows = models.JSONField(
+        default=list
+    )  # per row, RosterRow.stored(): [line, username, email, name, section, student id]
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
     accounts_made = models.PositiveIntegerField(default=0)  # free usernames: made, to be activated
     invited = models.PositiveIntegerField(default=0)  # taken usernames: invited, nobody's account touched
-    listed_before = models.PositiveIntegerField(default=0)  # invited already (their section follows the roster)
+    listed_before = models.PositiveIntegerField(default=0)  # invited already (their record follows the roster)
     error = models.TextField(blank=True)
 
     class Meta:
@@ -140,9 +149,15 @@ class RosterUpload(models.Model):
             )
         return fresh
 
-    def invite_rows(self, rows: list[list[Any]]) -> tuple[list[tuple[Invitation, str]], int]:
-        usernames = [row[1] for row in rows]
-        known = {i.username: i for i in Invitation.objects.filter(course=self.course_id, username__in=usernames)}
+    def invite_rows(self, stored: list[list[Any]]) -> tuple[list[tuple[Invitation, str]], int]:
+        """Invitations for ``stored`` rows not invited before (with accounts for the free
+        usernames among them), and the count of those invited before: their invitations, and
+        the memberships of those who accepted them, take this roster's record of the person."""
+        rows = [RosterRow.from_stored(row) for row in stored]
+        usernames = [row.username for row in rows]
+        # Locked: an invitation accepted meanwhile reads its record once this batch's is whole.
+        listed = Invitation.objects.select_for_update().filter(course=self.course_id, username__in=usernames)
+        known = {invitation.username: invitation for invitation in listed}
         # Taken whatever the case: a self-made "Alice" keeps the roster from making "alice".
         taken = set(
             User.objects.annotate(lower=Lower("username"))
@@ -150,46 +165,55 @@ class RosterUpload(models.Model):
             .values_list("lower", flat=True)
         )
         now = timezone.now()
-        before = 0
         fresh: list[tuple[Invitation, str]] = []
-        accounts = self.make_accounts([row for row in rows if row[1] not in known and row[1].lower() not in taken])
-        for _line, username, email, name, section in rows:
-            listed = known.get(username)
-            if listed is not None:  # the roster names a section; the rest was settled before
-                before += 1
-                if listed.section != section:
-                    Invitation.objects.filter(pk=listed.pk).update(section=section)
-                    if listed.accepted_by_id is not None:
-                        Membership.objects.filter(
-                            course=self.course_id, user=listed.accepted_by_id, role=Membership.Role.STUDENT
-                        ).update(section=section)
+        accounts = self.make_accounts(
+            [row for row in rows if row.username not in known and row.username.lower() not in taken]
+        )
+        for row in rows:
+            if row.username in known:
                 continue
             token = secrets.token_urlsafe(32)
             invitation = Invitation(
                 course=self.course,
                 upload=self,
-                username=username,
-                email=email,
-                name=name,
-                section=section,
-                account=accounts.get(username),
+                username=row.username,
+                email=row.email,
+                name=row.name,
+                student_id=row.student_id,
+                section=row.section,
+                account=accounts.get(row.username),
                 token_digest=token_digest(token),
                 invited_by_id=self.uploaded_by_id,
                 expires_at=now + timedelta(days=INVITATION_DAYS),
             )
             fresh.append((invitation, token))
         Invitation.objects.bulk_create([invitation for invitation, _ in fresh])
-        return fresh, before
+        self.update_records([(known[row.username], row) for row in rows if row.username in known])
+        return fresh, len(rows) - len(fresh)
+
+    def update_records(self, listed: list[tuple[Invitation, RosterRow]]) -> None:
+        """The newer roster's record of people invited before: on their invitations (a pending
+        one's "Send again" goes to the newer email) and on the memberships of the students who
+        accepted them. Two writes for the batch, whatever its size."""
+        newer_of = {invitation.pk: row.record() for invitation, row in listed}
+        invitations = [invitation for invitation, _ in listed if updated_record(invitation, newer_of[invitation.pk])]
+        Invitation.objects.bulk_update(invitations, RECORD_FIELDS)
+        accepted = {invitation.accepted_by_id: invitation.pk for invitation, _ in listed if invitation.accepted_by_id}
+        students = Membership.objects.filter(
+            course=self.course_id, user__in=list(accepted), role=Membership.Role.STUDENT
+        )
+        members = [member for member in students if updated_record(member, newer_of[accepted[member.user_id]])]
+        Membership.objects.bulk_update(members, RECORD_FIELDS)
 
     @staticmethod
-    def make_accounts(rows: list[list[Any]]) -> dict[str, User]:
+    def make_accounts(rows: list[RosterRow]) -> dict[str, User]:
         """Accounts without a password for the rows' free usernames, by username. One insert
         for them all; if someone took one of the names meanwhile, one by one, and that name is
         theirs (its line an invitation like any other)."""
         users = []
-        for _line, username, email, name, _section in rows:
-            first, _, last = name.partition(" ")
-            user = User(username=username, email=email, first_name=first[:150], last_name=last[:150])
+        for row in rows:
+            first, _, last = row.name.partition(" ")
+            user = User(username=row.username, email=row.email, first_name=first[:150], last_name=last[:150])
             user.set_unusable_password()
             users.append(user)
         try:

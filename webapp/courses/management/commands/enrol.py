@@ -14,7 +14,7 @@ from webapp.courses.roster import RosterError, read_roster
 
 class Command(BaseCommand):
     help = (
-        "Invite the students of a CSV roster (columns username and email, optionally name and section) "
+        "Invite the students of a CSV roster (columns username and email, optionally name, student_id and section) "
         "to a course, as the roster page does, here and now in batches: each gets an email with a link "
         "to activate the account made for them, or to join with their own account."
     )
