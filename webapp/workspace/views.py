@@ -6,11 +6,18 @@ above every app (pyproject.toml's contract) and hold no rules of their own: each
 method or an access check and renders. Every state change is a POST behind CSRF and sign-in;
 a student only ever sees their own code and results (another student's submission is a 404, as
 if it did not exist).
+
+A problem's page and its solution page opened from an assignment (``?assignment=<course>/<slug>``,
+``Assignment.reference``) show it: its due time, the student's standing and the assignment's
+previous and next problems. An assignment the reader may not see, or that does not hold the
+problem, is ignored: the page is the catalog's, and says nothing of it.
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -28,6 +35,7 @@ from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.markdown import highlighted_python
 from webapp.catalog.models import COURSE, MORE, Problem
 from webapp.courses import access
+from webapp.courses.models import Assignment, Course, ProblemScore
 from webapp.submissions.models import SOLVED, STATUSES, Draft, Progress, Refused, Submission
 from webapp.submissions.models.limits import check_code_size
 
@@ -100,9 +108,55 @@ def student_workspace(user: User, problem: Problem, *, history_length: int = 20)
     }
 
 
+def opened_from(request: HttpRequest, problem: Problem) -> Assignment | None:
+    """The assignment a problem's page was opened from (``?assignment=<course>/<slug>``), if the
+    reader is a member of its course who may see it and it holds the problem; else None, whatever
+    was wrong, so that the page tells nobody the assignment exists."""
+    course_slug, _, assignment_slug = request.GET.get("assignment", "").partition("/")
+    if not (course_slug and assignment_slug) or not isinstance(request.user, User):
+        return None
+    course = Course.objects.filter(slug=course_slug).first()
+    if course is None or not access.may_read_course(request.user, course):
+        return None
+    visible = course.visible_assignments(request.user, timezone.now())
+    return visible.filter(slug=assignment_slug, items__problem=problem).first()
+
+
+@dataclass(frozen=True)
+class InAssignment:
+    """What a problem's page shows of the assignment it was opened from."""
+
+    assignment: Assignment
+    query: str  # what the page's own links carry to stay in the assignment
+    due_at: datetime  # the reader's own (their extension's, if they have one)
+    extended: bool
+    score: ProblemScore | None  # the reader's standing on the problem, when they are a student
+    previous: Problem | None
+    next: Problem | None
+
+    @classmethod
+    def of(cls, assignment: Assignment, user: User, problem: Problem) -> InAssignment:
+        due_at = assignment.due_for(user)
+        previous, following = assignment.neighbours(problem)
+        # The course's staff hand nothing in to it: their standing would be a row of zeros.
+        student = not assignment.course.is_course_staff(user)
+        return cls(
+            assignment=assignment,
+            query=f"?assignment={assignment.reference}",
+            due_at=due_at,
+            extended=due_at != assignment.due_at,
+            score=assignment.score_of(user, problem) if student else None,
+            previous=previous,
+            next=following,
+        )
+
+
 def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
     context: dict[str, Any] = {"problem": problem, "console_tabs": CONSOLE_TABS}
+    assignment = opened_from(request, problem)
+    if assignment is not None and isinstance(request.user, User):
+        context["in_assignment"] = InAssignment.of(assignment, request.user, problem)
     if request.user.is_authenticated:
         context.update(student_workspace(request.user, problem))
         # The latest result is in the console when the page opens; one still being graded is
@@ -255,7 +309,17 @@ def solution(request: SignedInRequest, slug: str) -> HttpResponse:
     problem = get_object_or_404(Problem, slug=slug)
     progress = Progress.objects.filter(user=request.user, problem=problem).first() or Progress()
     gate = access.solution_access(request.user, problem, progress, timezone.now())
-    context: dict[str, Any] = {"problem": problem, "progress": progress, "gate": gate}
+    # Opened from an assignment's problem page, the page stays in it: its links carry it, and
+    # the editorial's next problem is the assignment's.
+    assignment = opened_from(request, problem)
+    query = f"?assignment={assignment.reference}" if assignment is not None else ""
+    context: dict[str, Any] = {
+        "problem": problem,
+        "progress": progress,
+        "gate": gate,
+        "assignment": assignment,
+        "query": query,
+    }
     if request.method == "POST":
         if not gate.may_reveal:
             return render(request, "submissions/solution.html", context, status=403)
@@ -263,16 +327,16 @@ def solution(request: SignedInRequest, slug: str) -> HttpResponse:
         if progress.solution_viewed_at is None:
             progress.solution_viewed_at = timezone.now()
             progress.save(update_fields=["solution_viewed_at"])
-        return redirect("submissions:solution", slug)
+        return redirect(reverse("submissions:solution", args=[slug]) + query)
     if gate.shown:
-        context.update(editorial(request.user, problem, grading.reference_solution_text(slug)))
+        context.update(editorial(request.user, problem, grading.reference_solution_text(slug), assignment))
     return render(request, "submissions/solution.html", context)
 
 
-def editorial(user: Any, problem: Problem, reference: str) -> dict[str, Any]:
+def editorial(user: Any, problem: Problem, reference: str, assignment: Assignment | None = None) -> dict[str, Any]:
     """The solution page after an attempt: the reference highlighted, why it works (its
     docstring), the student's accepted code beside it with what each compiled to, and the
-    problem after this one in the course."""
+    problem after this one: in the assignment the page was opened from, else in the catalog."""
     try:
         why = ast.get_docstring(ast.parse(reference)) or ""
     except SyntaxError:
@@ -287,7 +351,7 @@ def editorial(user: Any, problem: Problem, reference: str) -> dict[str, Any]:
         "accepted_html": highlighted_python(accepted.code) if accepted else "",
         "yours": insight.get("artifacts"),
         "theirs": insight.get("reference"),
-        "next_problem": problem.next_in_catalog(),
+        "next_problem": assignment.neighbours(problem)[1] if assignment is not None else problem.next_in_catalog(),
     }
 
 

@@ -4,14 +4,17 @@ each of them closed to whoever the course does not let in."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 
 from tests.webapp.support.course_week import DUE, RELEASE, hand_in
 from tests.webapp.support.people import member
+from webapp.accounts.models import Profile
 from webapp.courses.models import (
     Assignment,
     Invitation,
+    Override,
     Regrade,
     RosterUpload,
 )
@@ -32,7 +35,43 @@ def test_a_student_sees_their_standing_with_the_late_mark(client, assignment, co
     assert "/courses/jax-101/week-1/" in course_page and 'datetime="2026-09-08T23:59:00+00:00"' in course_page
     page = client.get("/courses/jax-101/week-1/").content.decode()
     assert "Your score: <strong>9</strong> of 20 points." in page
-    assert "late: 1 day late: 10% off" in page
+    assert '<time datetime="2026-09-08T23:59:00+00:00" title="UTC">2026-09-08 23:59 UTC</time>' in page
+    assert "Late work: a penalty for each day or part of a day late, 10% a day; no grace period." in page
+    assert '2026-09-09 01:59 UTC</time></a> <span class="late">late</span>' in page
+    assert '<div class="score-note">Handed in 2 h after the due time, 1 day late: 10% off.</div>' in page
+    # Each problem opens inside the assignment (its page names it and leads to its neighbours).
+    assert 'href="/problems/aot_compiled_sum/?assignment=jax-101/week-1"' in page
+
+
+def test_a_hand_in_near_the_due_time_shows_its_seconds_in_the_reader_s_zone(client, assignment, course_student):
+    assignment.grace_minutes = 5
+    assignment.save()
+    Profile.set_time_zone(course_student, "Europe/Paris")
+    hand_in(course_student, "aot_compiled_sum", DUE + timedelta(seconds=10), 100.0)
+    client.force_login(course_student)
+    page = client.get("/courses/jax-101/week-1/").content.decode()
+    assert 'Due <time datetime="2026-09-08T23:59:00+00:00" title="Europe/Paris">2026-09-09 01:59 CEST</time>.' in page
+    assert ">2026-09-09 01:59:10 CEST</time></a>" in page and '<span class="late">' not in page
+    assert "Handed in 10 s after the due time, within the 5-minute grace: full credit." in page
+    assert "a hand-in up to 5 minutes after the due time counts as on time" in page
+
+
+def test_an_override_reads_as_a_sentence_that_says_whether_the_late_penalty_still_applies(
+    client, assignment, course_student, owner
+):
+    assignment.late_policy = Assignment.LatePolicy.PENALTY_PER_DAY
+    assignment.save()
+    hand_in(course_student, "aot_compiled_sum", DUE + timedelta(hours=2), 100.0)  # late: 9 points
+    hand_in(course_student, "batched_dot", DUE - timedelta(hours=2), 50.0)  # on time: 5 points
+    first, second = assignment.items.order_by("position")
+    Override.objects.create(item=first, user=course_student, points=8, reason="Checked by hand.", created_by=owner)
+    Override.objects.create(item=second, user=course_student, points=Decimal("7.5"), reason="partial credit")
+    client.force_login(course_student)
+    page = client.get("/courses/jax-101/week-1/").content.decode()
+    assert "8 points set by grace: Checked by hand; the late penalty no longer applies." in page
+    assert "7.5 points set by the course staff: partial credit.</div>" in page
+    assert "1 day late: 10% off" not in page  # the note of what the override replaced is not shown
+    assert "Your score: <strong>15.50</strong> of 20 points." in page
 
 
 def test_a_student_does_not_see_an_assignment_before_its_release(client, assignment, course_student, ta):
