@@ -216,8 +216,10 @@ def main() -> int:
                 Session(site.url, sessions["grace"]),
                 [Session(site.url, sessions[n]) for n in ("ada", "bob")],
             )
-            roster = "username,email\n" + "".join(
-                f"student{n:05d},student{n:05d}@school.example\n" for n in range(args.rows)
+            # A registrar's class list: each row's record (name, student id, section) is kept too.
+            roster = "username,email,name,student_id,section\n" + "".join(
+                f"student{n:05d},student{n:05d}@school.example,Student {n:05d},S{n:07d},{'ABCD'[n % 4]}\n"
+                for n in range(args.rows)
             )
             print(
                 f"{os.cpu_count()} cores; {args.rows} rows ({len(roster.encode()) / 1e6:.2f} MB); "
