@@ -28,6 +28,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 
 from webapp.catalog.models import Problem
+from webapp.courses import instructors
 from webapp.courses.models import Assignment, Course, Membership
 from webapp.submissions.models import Progress, Submission
 
@@ -96,7 +97,7 @@ SITE = "accounts, platforms, workers and the task queue"
 # The roles are those of one course: "student" is the student whose work or standing it is
 # (another student has no rights to it at all), "TA" and "instructor" the course's, and
 # "instructor of another course" teaches a course this object is not in (they make and run
-# courses of their own in the admin, and see nothing of this one).
+# courses of their own, on the site's pages, and see nothing of this one).
 TABLE: tuple[Row, ...] = (
     row(CATALOG, anonymous="reads", student="reads", ta="reads", instructor="reads, on its pages and in the admin",
         other_instructor="reads, on its pages and in the admin",
@@ -116,7 +117,8 @@ TABLE: tuple[Row, ...] = (
         other_instructor="after solving, or revealed", site_staff="after solving, or revealed"),
     row(COURSE, student="reads, from joining with their consent (invitation, activation link, invite link, "
         "LTI launch); released assignments only",
-        ta="reads", instructor="reads, changes, on its pages and in the admin", site_staff="reads, changes (admin)"),
+        ta="reads", instructor="reads, changes, on its pages and in the admin; creates courses where the site lets "
+        "them (then teaches them)", site_staff="reads, changes (admin)"),
     row(STANDING, student="reads their own", ta="reads", instructor="reads", site_staff="reads (admin)",
         platform="receives its students' totals, for the linked course only"),
     row(GRADEBOOK, ta="reads", instructor="reads", site_staff="reads (admin)"),
@@ -125,10 +127,11 @@ TABLE: tuple[Row, ...] = (
         "takes over an account",
         site_staff="reads, withdraws invitations (admin)",
         platform="its members join the linked course (launch, Names and Roles); its roles count there only"),
-    row(EXTENSION, student="reads their own due time", ta="reads", instructor="reads; grants and changes in the admin",
+    row(EXTENSION, student="reads their own due time", ta="reads",
+        instructor="reads; grants and replaces, from the gradebook's row of the student and in the admin",
         site_staff="reads, changes (admin)"),
     row(OVERRIDE, student="reads their own", ta="reads",
-        instructor="reads; adds in the admin, never changed or deleted",
+        instructor="reads; adds, from the gradebook's row of the student and in the admin; never changed or deleted",
         site_staff="reads, adds; never changed or deleted (admin)"),
     row(REGRADE, ta="reads, starts", instructor="reads, starts; a log, never changed (pages and admin)",
         site_staff="reads; a log, never changed or deleted (admin)"),
@@ -163,6 +166,13 @@ VIEWS: dict[str, str | None] = {
     "courses:list": COURSE,
     "courses:detail": COURSE,
     "courses:assignment": STANDING,
+    "courses:create": COURSE,
+    "courses:edit": COURSE,
+    "courses:assignment_create": COURSE,
+    "courses:assignment_edit": COURSE,
+    "courses:extension": EXTENSION,
+    "courses:override": OVERRIDE,
+    "courses:regrade_confirm": REGRADE,
     "courses:gradebook": GRADEBOOK,
     "courses:roster": ROSTER,
     "courses:roster_upload": ROSTER,
@@ -245,6 +255,11 @@ def is_course_staff(user: User | AnonymousUser, course: Course) -> bool:
 
 def may_change_roster(user: User | AnonymousUser, course: Course) -> bool:
     return isinstance(user, User) and course.is_instructor(user)
+def may_create_courses(user: User | AnonymousUser) -> bool:
+    """Whoever the site lets create courses (``webapp.courses.instructors``); the course made is theirs to teach."""
+    return isinstance(user, User) and instructors.may_create_courses(user)
+
+
 
 
 def course_may_read(course: Course, submission_id: int) -> Submission | None:

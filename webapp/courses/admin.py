@@ -115,11 +115,10 @@ class CourseAdmin(InstructedOnly[Course]):
     inlines = (MembershipInline,)
 
     def save_model(self, request: HttpRequest, obj: Course, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        if not change:  # its creator teaches it (and so sees it in the admin)
-            Membership.objects.get_or_create(
-                course=obj, user=signed_in(request), defaults={"role": Membership.Role.INSTRUCTOR}
-            )
+        if change:
+            super().save_model(request, obj, form, change)
+        else:  # its creator teaches it (and so sees it in the admin)
+            obj.save_created_by(signed_in(request))
 
 
 class AssignmentProblemInline(admin.TabularInline[AssignmentProblem, Assignment]):

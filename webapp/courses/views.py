@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,9 +24,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from webapp.accounts.requests import SignedInRequest
+from webapp.catalog.models import Problem
 from webapp.courses import access
 from webapp.courses.gradebook import Gradebook
 from webapp.courses.models import (
+    Assignment,
     Course,
     Invitation,
     InvitationUnusable,
@@ -48,7 +51,9 @@ def course_for_its_members(request: SignedInRequest, slug: str) -> Course:
 
 @login_required
 def course_list(request: SignedInRequest) -> HttpResponse:
-    return render(request, "courses/course_list.html", {"courses": Course.of(request.user)})
+    # An account that may create courses is offered to (its first, when it is in none).
+    context = {"courses": Course.of(request.user), "may_create": access.may_create_courses(request.user)}
+    return render(request, "courses/course_list.html", context)
 
 
 @login_required
@@ -122,6 +127,9 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         "sections": course.sections(),
         "regrades": regrades,
         # Problem names break after their underscores, so ten columns fit a 1400 px window.
+        # A student's extension and override, from their row: for the course's instructors.
+        "is_instructor": course.is_instructor(request.user),
+        "students_url": reverse("courses:extension", args=(course.slug, "-")).removesuffix("-/extension/"),
         "problem_columns": [(item, item.problem.slug.replace("_", "_\u200b")) for item in table.items],
     }
     return render(request, "courses/gradebook.html", context)
@@ -157,16 +165,10 @@ def course_for_its_staff(request: SignedInRequest, slug: str) -> Course:
 def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
     """The course staff's regrade of an assignment (``target=ASSIGNMENT``), one of its problems
     (``target=ASSIGNMENT/PROBLEM``) or one hand-in (``submission=ID`` too): queued for the
-    workers; the gradebook shows how far it has got."""
+    workers; the gradebook shows how far it has got. The gradebook's form asks first, on a
+    page that says how many Submits it queues (``setup.regrade_confirm``)."""
     course = course_for_its_staff(request, slug)
-    assignment_slug, _, problem_slug = request.POST.get("target", "").partition("/")
-    assignment = get_object_or_404(course.assignments, slug=assignment_slug)
-    problem = None
-    if problem_slug:
-        problem = get_object_or_404(assignment.problems, slug=problem_slug)
-    submission = None
-    if request.POST.get("submission"):
-        submission = course_submission(course, request.POST["submission"])
+    assignment, problem, submission = regrade_target(course, request.POST)
     with transaction.atomic():
         refused = Regrade.too_many(course)
         if not refused:
@@ -184,9 +186,21 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
         ended, total = started.ended_and_total()
         return JsonResponse({"id": started.pk, "scope": started.scope, "ended": ended, "total": total}, status=202)
     return redirect(reverse("courses:gradebook", args=(course.slug,)) + "#regrades")
+    queued = len(started.submission_ids)
+    messages.success(request, f"Regrade of {started.scope}: {queued} Submit{'s' * (queued != 1)} queued.")
 
 
 @login_required
+def regrade_target(course: Course, data: QueryDict) -> tuple[Assignment, Problem | None, Submission | None]:
+    """What a regrade asks for (``target=ASSIGNMENT`` or ``ASSIGNMENT/PROBLEM``, and maybe
+    ``submission=ID``), as the course's staff may ask it; anything else is a 404."""
+    assignment_slug, _, problem_slug = data.get("target", "").partition("/")
+    assignment = get_object_or_404(course.assignments, slug=assignment_slug)
+    problem = get_object_or_404(assignment.problems, slug=problem_slug) if problem_slug else None
+    submission = course_submission(course, data["submission"]) if data.get("submission") else None
+    return assignment, problem, submission
+
+
 @require_GET
 def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
     """How many Submits of a regrade are graded again, for the gradebook to poll."""
@@ -232,7 +246,7 @@ def course_for_its_instructors(request: SignedInRequest, slug: str) -> Course:
     """The course, for its instructors; a 403 for its other members, a 404 for the others."""
     course = course_for_its_members(request, slug)
     if not access.may_change_roster(request.user, course):
-        raise PermissionDenied("Only the course's instructors change its roster.")
+        raise PermissionDenied("Only the course's instructors change it: its assignments, roster and grades.")
     return course
 
 

@@ -124,6 +124,14 @@ CASES: dict[str, list[Case]] = {
     ],
     "courses:regrade_progress": [Case("get", lambda w: f"/courses/jax-101/regrades/{w.regrade.pk}/", COURSE_STAFF)],
     "courses:submission": [
+    # Creating a course: the accounts the site lets (both instructors here), whatever course they teach.
+    "courses:create": [Case("get", lambda w: "/courses/new/", frozenset({INSTRUCTOR, OTHER_INSTRUCTOR}))],
+    "courses:edit": [Case("get", lambda w: "/courses/jax-101/edit/", INSTRUCTORS)],
+    "courses:assignment_create": [Case("get", lambda w: "/courses/jax-101/assignments/new/", INSTRUCTORS)],
+    "courses:assignment_edit": [Case("get", lambda w: "/courses/jax-101/week-1/edit/", INSTRUCTORS)],
+    "courses:extension": [Case("get", lambda w: "/courses/jax-101/students/ada/extension/", INSTRUCTORS)],
+    "courses:override": [Case("get", lambda w: "/courses/jax-101/students/ada/override/", INSTRUCTORS)],
+    "courses:regrade_confirm": [Case("get", lambda w: "/courses/jax-101/regrade/confirm/?target=week-1", COURSE_STAFF)],
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.work.pk}/", COURSE_STAFF),
         # Practice from before she joined: no one's through the course, whatever the release says.
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.practice.pk}/", frozenset()),
@@ -171,7 +179,7 @@ def test_every_view_of_the_site_is_in_the_access_table():
 OWN_THINGS = (access.CATALOG, access.OWN_WORK, access.SOLUTION)
 
 
-OWN_VIEWS = ("courses:list", "courses:join")
+OWN_VIEWS = ("courses:list", "courses:join", "courses:create")
 
 
 def allowed_by_table(name: str, role: str) -> bool:

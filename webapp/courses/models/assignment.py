@@ -13,14 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
-from django.db.models import F, FloatField, Max, OuterRef, Q, Subquery
+from django.db import models, transaction
+from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Cast, Coalesce
 
 from webapp.accounts.clock import moment
@@ -63,13 +64,52 @@ class Assignment(models.Model):
         return f"{self.title} ({self.course})"
 
     # The course's own pages live beside its assignments' (``/courses/<course>/<name>/``).
-    RESERVED_SLUGS = frozenset({"gradebook", "roster", "regrade", "regrades", "submissions"})
+    RESERVED_SLUGS = frozenset({"gradebook", "roster", "regrade", "regrades", "submissions", "edit"})
 
     def clean(self) -> None:
         if self.release_at and self.due_at and self.due_at <= self.release_at:
             raise ValidationError({"due_at": "The due time must come after the release time."})
         if self.slug in self.RESERVED_SLUGS:
             raise ValidationError({"slug": f"{self.slug!r} names one of the course's own pages; choose another."})
+
+    def check_problems(self, chosen: Sequence[tuple[Problem, Decimal]]) -> None:
+        """Raises ``ValidationError``, naming every problem, where ``chosen`` (the problems and
+        their points, in order) would undo an override: the points some student was given by
+        hand stay within their problem's, and a problem with overrides stays in the assignment
+        (they point at it: ``Override.item``)."""
+        if self.pk is None:
+            return
+        points_of = {problem.pk: points for problem, points in chosen}
+        refusals = []
+        held = (
+            self.items.filter(overrides__isnull=False)
+            .values_list("problem_id", "problem__title", "problem__slug")
+            .annotate(most=Max("overrides__points"), students=Count("overrides__user", distinct=True))
+        )
+        for problem_id, title, slug, most, count in held.order_by("position"):
+            students = f"{count} student{'s' * (count != 1)}"
+            if problem_id not in points_of:
+                refusals.append(f"{title} ({slug}) has points set by hand for {students}: it stays in the assignment.")
+            elif points_of[problem_id] < most:
+                refusals.append(
+                    f"{title} ({slug}) is worth at least {most.normalize():f} points: points set by hand for "
+                    f"{students} give that much."
+                )
+        if refusals:
+            raise ValidationError(refusals)
+
+    @transaction.atomic
+    def set_problems(self, chosen: Sequence[tuple[Problem, Decimal]]) -> None:
+        """Make the assignment's problems ``chosen`` (each with its points), in that order
+        (positions 0, 1, ...). A problem kept keeps its row, and the overrides that point at it;
+        ``check_problems`` refuses what would undo one."""
+        self.check_problems(chosen)
+        kept = {item.problem_id: item for item in self.items.all()}
+        self.items.exclude(problem__in=[problem for problem, _ in chosen]).delete()
+        for position, (problem, points) in enumerate(chosen):
+            item = kept.get(problem.pk) or AssignmentProblem(assignment=self, problem=problem)
+            item.position, item.points = position, points
+            item.save()
 
     def due_for(self, user: User) -> datetime:
         """The due time for one student: theirs if they were given an extension."""

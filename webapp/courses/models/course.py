@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -57,6 +58,21 @@ class Course(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    # The courses' own pages beside the courses' (``/courses/<course>/``): a course named so
+    # could never be opened.
+    RESERVED_SLUGS = frozenset({"new", "join"})
+
+    def clean(self) -> None:
+        if self.slug in self.RESERVED_SLUGS:
+            raise ValidationError({"slug": f"{self.slug!r} names one of the site's own pages; choose another."})
+
+    def save_created_by(self, creator: User) -> None:
+        """Save this new course with ``creator`` as its instructor, both or neither: whoever
+        creates a course teaches it."""
+        with transaction.atomic():
+            self.save()
+            Membership.objects.get_or_create(course=self, user=creator, defaults={"role": Membership.Role.INSTRUCTOR})
 
     def membership_of(self, user: User) -> Membership | None:
         if not user.is_authenticated:

@@ -51,17 +51,13 @@ class Regrade(models.Model):
         return cls.objects.filter(course=course, requested_at__gte=since).count() >= cls.MAX_PER_WINDOW
 
     @classmethod
-    @transaction.atomic
-    def start(
-        cls,
-        assignment: Assignment,
-        by: User,
-        *,
-        problem: Problem | None = None,
-        submission: Submission | None = None,
-    ) -> Regrade:
-        """Queue the course's students' finished Submits for ``assignment`` (handed in from its
-        release on), of one ``problem`` of it, or the one ``submission``, for a new grading."""
+    def covered(
+        cls, assignment: Assignment, *, problem: Problem | None = None, submission: Submission | None = None
+    ) -> tuple[models.QuerySet[Submission], str]:
+        """The Submits a regrade of ``assignment`` (of one ``problem`` of it, or of the one
+        ``submission``) queues, and what it regrades as the page names it: the course's
+        students' finished Submits for the assignment, handed in from its release on. The
+        gradebook's confirmation counts them before ``start`` queues them."""
         course = assignment.course
         if submission is not None:
             chosen = Submission.objects.filter(pk=submission.pk)
@@ -80,9 +76,22 @@ class Regrade(models.Model):
             )
             scope = f"{assignment.title}: {problem.title}" if problem is not None else assignment.title
         # Graded or failed, not cancelled: a Submit the student withdrew is not theirs to count.
-        finished = chosen.filter(status__in=(Submission.Status.GRADED, Submission.Status.FAILED))
+        return chosen.filter(status__in=(Submission.Status.GRADED, Submission.Status.FAILED)), scope[:300]
+
+    @classmethod
+    @transaction.atomic
+    def start(
+        cls,
+        assignment: Assignment,
+        by: User,
+        *,
+        problem: Problem | None = None,
+        submission: Submission | None = None,
+    ) -> Regrade:
+        """Queue the Submits ``covered`` names for a new grading, and keep the record."""
+        finished, scope = cls.covered(assignment, problem=problem, submission=submission)
         ids = Submission.regrade(finished)
-        return cls.objects.create(course=course, scope=scope[:300], submission_ids=ids, requested_by=by)
+        return cls.objects.create(course=assignment.course, scope=scope, submission_ids=ids, requested_by=by)
 
     def ended_and_total(self) -> tuple[int, int]:
         """How many of its Submits are graded again (or ended otherwise), of how many."""

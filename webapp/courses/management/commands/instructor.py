@@ -22,6 +22,5 @@ class Command(BaseCommand):
             raise CommandError(f"no account {username!r}: it signs up on the site first")
         make_instructor(user)
         self.stdout.write(
-            f"{username} is in {GROUP_NAME!r} and {CREATORS_GROUP_NAME!r}: "
-            "they create courses at /admin/courses/course/add/"
+            f"{username} is in {GROUP_NAME!r} and {CREATORS_GROUP_NAME!r}: they create courses at /courses/new/"
         )
