@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from webapp.accounts.models import Profile
 
@@ -55,3 +57,10 @@ def moment(when: datetime, *, seconds: bool = False, near: datetime | None = Non
 def active_zone_name() -> str:
     """The key of the active zone ("Europe/Paris"): what a form's help text names."""
     return str(timezone.get_current_timezone())
+
+
+def time_html(when: datetime, text: str) -> SafeString:
+    """``text`` (``moment``'s) as a page shows it: a ``<time>`` element whose ``datetime`` is the
+    instant in UTC and whose title names the reader's zone."""
+    instant = when.astimezone(UTC).isoformat()
+    return format_html('<time datetime="{}" title="{}">{}</time>', instant, active_zone_name(), text)

@@ -159,6 +159,7 @@ VIEWS: dict[str, str | None] = {
     "submissions:submit": OWN_WORK,
     "submissions:draft": OWN_WORK,
     "submissions:progress": OWN_WORK,
+    "account": OWN_WORK,  # one's own settings: the time zone one reads in
     "submissions:detail": STUDENT_WORK,
     "submissions:status": STUDENT_WORK,
     "submissions:cancel": STUDENT_WORK,

@@ -100,6 +100,7 @@ CASES: dict[str, list[Case]] = {
     "submissions:run": [Case("post", problem_path("run/"), SIGNED_IN, lambda w: {"code": "x = 1\n"})],
     "submissions:submit": [Case("post", problem_path("submit/"), SIGNED_IN, lambda w: {"code": "x = 1\n"})],
     "submissions:progress": [Case("get", lambda w: "/progress/", SIGNED_IN)],
+    "account": [Case("get", lambda w: "/accounts/settings/", SIGNED_IN)],
     # The site's own pages of a submission: its owner and the site's staff; a course's staff
     # read it through the course (``courses:submission``).
     "submissions:detail": [Case("get", lambda w: f"/submissions/{w.work.pk}/", frozenset({STUDENT, SITE_STAFF}))],

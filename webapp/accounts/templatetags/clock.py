@@ -11,33 +11,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from webapp.accounts.clock import active_zone_name
+from webapp.accounts.clock import active_zone_name, time_html
 from webapp.accounts.clock import moment as moment_text
 
 register = template.Library()
-
-
-def time_element(when: datetime | None, text: str) -> SafeString | str:
-    if when is None:
-        return ""
-    return format_html('<time datetime="{}" title="{}">{}</time>', when.isoformat(), active_zone_name(), text)
 
 
 @register.filter
 def moment(when: datetime | None, precision: str = "") -> SafeString | str:
     if when is None:
         return ""
-    return time_element(when, moment_text(when, seconds=precision == "seconds"))
+    return time_html(when, moment_text(when, seconds=precision == "seconds"))
 
 
 @register.simple_tag
 def moment_near(when: datetime | None, near: datetime | None) -> SafeString | str:
     if when is None:
         return ""
-    return time_element(when, moment_text(when, near=near))
+    return time_html(when, moment_text(when, near=near))
 
 
 @register.simple_tag

@@ -74,7 +74,7 @@
   }
 
   // The history table: a new row for a new submission, or the row of one that was still being
-  // graded when the page opened brought up to date. Dates as the server writes them.
+  // graded when the page opened brought up to date.
   function addToHistory(data, pageUrl) {
     const body = document.querySelector("#history tbody");
     if (body.rows.length === 1 && body.rows[0].cells.length === 1) body.deleteRow(0); // "None yet."
@@ -89,7 +89,13 @@
       td.dataset.label = label;
       return td;
     };
-    row.append(cell(data.kind, "Kind"), cell(data.created_at_text, "When"));
+    // The time as the server wrote it, in the reader's zone with its label, as on every page.
+    const when = cell("", "When");
+    const time = element("time", data.created_at_text);
+    time.dateTime = data.created_at;
+    time.title = data.time_zone;
+    when.append(time);
+    row.append(cell(data.kind, "Kind"), when);
     row.append(cell(data.verdict_label || data.status, "Verdict", `verdict ${data.verdict || data.status}`));
     row.append(cell(data.score === null ? "" : `${points(data.score)}/${points(data.max_score)}`, "Score"));
   }

@@ -19,9 +19,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, connection, models, transaction
 from django.db.models import F, QuerySet
-from django.utils import dateformat, timezone
+from django.utils import timezone
 
 from webapp import grading
+from webapp.accounts.clock import active_zone_name, moment
 from webapp.catalog.models import Problem
 from webapp.grading import Verdict
 from webapp.submissions import liveness
@@ -418,7 +419,9 @@ class Submission(models.Model):
             "insight": report.get("insight", {}),
             "duration_s": report.get("duration_s"),
             "created_at": self.created_at.isoformat(),
-            # As every page writes it, in the site's time zone (the page script shows this too).
-            "created_at_text": dateformat.format(timezone.localtime(self.created_at), "Y-m-d H:i:s"),
+            # As every page writes it, in the reader's zone and saying which (the page's script
+            # puts it in the history's new row, in a <time> titled with the zone).
+            "created_at_text": moment(self.created_at, seconds=True),
+            "time_zone": active_zone_name(),
             **hidden,
         }
