@@ -13,6 +13,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.db import models
 from django.test import Client
 
 from tests.webapp.support.people import PASSWORD, signed_in
@@ -203,4 +204,5 @@ def test_a_roster_accepts_no_longer_record_than_a_membership_and_an_invitation_k
     limits = {"name": MAX_NAME, "student_id": MAX_STUDENT_ID, "section": MAX_SECTION}
     for model in (Membership, Invitation):
         for name, limit in limits.items():
-            assert model._meta.get_field(name).max_length == limit, (model, name)
+            field = model._meta.get_field(name)
+            assert isinstance(field, models.CharField) and field.max_length == limit, (model, name)

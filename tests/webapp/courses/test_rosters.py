@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from tests.webapp.support.people import enrol
 from webapp.courses.models import Invitation, Membership, RosterUpload
-from webapp.courses.roster import RosterError, read_roster
+from webapp.courses.roster import RosterError, RosterRow, read_roster
 from webapp.courses.tasks import enrol_roster
 
 pytestmark = pytest.mark.django_db
@@ -26,6 +26,14 @@ def test_a_roster_is_read_with_its_header_in_any_order_and_case():
     rows = read_roster("section,EMAIL,USERNAME\nB,bob@example.org,bob\n")
     assert [(r.line, r.username, r.email, r.section) for r in rows] == [(2, "bob", "bob@example.org", "B")]
     assert [r.name for r in read_roster(ROSTER)] == ["Ada Lovelace", "Bob"]
+
+
+def test_a_row_is_stored_with_its_student_id_and_a_row_stored_before_it_was_read_still_reads():
+    [row] = read_roster("Student ID,username,email,name,section\nS-7,ada,ada@example.org,Ada Lovelace,A\n")
+    assert RosterRow.from_stored(row.stored()) == row
+    assert row.record() == {"name": "Ada Lovelace", "email": "ada@example.org", "student_id": "S-7", "section": "A"}
+    # An upload kept before the student id was read (five fields a row) goes on after an upgrade.
+    assert RosterRow.from_stored([2, "ada", "ada@example.org", "Ada", "A"]).student_id == ""
 
 
 @pytest.mark.parametrize(
