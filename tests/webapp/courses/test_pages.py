@@ -220,6 +220,15 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
             f"/courses/jax-201/roster/invitations/{invitation.pk}/resend/",
             f"/courses/jax-101/roster/invitations/{own_invitation.pk}/resend/",
         ],
+        "edit": ["/courses/jax-201/edit/", "/courses/jax-101/edit/"],
+        "assignment_create": ["/courses/jax-201/assignments/new/", "/courses/jax-101/assignments/new/"],
+        "assignment_edit": ["/courses/jax-201/final/edit/", "/courses/jax-101/week-1/edit/"],
+        "extension": ["/courses/jax-201/students/eve/extension/", "/courses/jax-101/students/ada/extension/"],
+        "override": ["/courses/jax-201/students/eve/override/", "/courses/jax-101/students/ada/override/"],
+        "regrade_confirm": [
+            "/courses/jax-201/regrade/confirm/?target=final",
+            "/courses/jax-101/regrade/confirm/?target=week-1",
+        ],
     }
     takes_an_id = [p.name for p in urls.urlpatterns if isinstance(p, URLPattern) and p.pattern.converters]
     # join and invitation take a secret, not an id: a wrong one is a 404 or a 410 page of its own.
@@ -241,10 +250,13 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
     assert client.post(f"/submissions/{theirs.pk}/cancel/").status_code == 404
 
 
-def test_the_course_page_leads_its_instructor_alone_to_the_admin(client, assignment, owner, ta, course_student):
-    course = assignment.course
+def test_the_course_page_leads_its_instructor_alone_to_its_set_up_never_to_the_admin(
+    client, assignment, owner, ta, course_student
+):
     for user, leads in ((owner, True), (ta, False), (course_student, False)):
         client.force_login(user)
         page = client.get("/courses/jax-101/").content.decode()
-        assert (f'href="/admin/courses/assignment/add/?course={course.pk}"' in page) == leads, user.username
-        assert (f'href="/admin/courses/assignment/{assignment.pk}/change/"' in page) == leads, user.username
+        assert ('href="/courses/jax-101/assignments/new/"' in page) == leads, user.username
+        assert ('href="/courses/jax-101/week-1/edit/"' in page) == leads, user.username
+        assert ('href="/courses/jax-101/edit/"' in page) == leads, user.username
+        assert "/admin/" not in page
