@@ -93,7 +93,12 @@ if (picker) {
       show(order);
       filter();
     });
-    position(row).addEventListener("change", () => show(picked()));
+    position(row).addEventListener("change", () => {
+      if (position(row).value !== "") {
+        box(row).checked = true; // a position typed picks the problem
+      }
+      show(picked());
+    });
   }
   for (const control of [search, tag, difficulty, onlyPicked]) {
     control.addEventListener("input", filter);
