@@ -21,6 +21,7 @@ names the zone in its label or its help.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
@@ -53,9 +54,9 @@ from webapp.submissions.models import Draft, Progress, Submission, Worker
 
 pytestmark = pytest.mark.django_db
 
-# Each role reads in a zone of its own: with an abbreviation and summer time (Paris, New York),
-# with one and none (Kolkata), without an abbreviation (São Paulo: "UTC-03:00"), and UTC, for
-# the visitor and an account from before time zones (no profile).
+# Each role reads in a zone of its own: with an abbreviation and summer time (Paris, New York,
+# Sydney), with an abbreviation and no summer time (Kolkata: "IST"), without an abbreviation
+# (São Paulo: "UTC-03:00"); the visitor and an account from before time zones (no profile), UTC.
 ZONES = {
     INSTRUCTOR: "Europe/Paris",
     TA: "America/Sao_Paulo",
@@ -75,56 +76,94 @@ def labels_of(zone: str) -> set[str]:
     return {zone_label((now + timedelta(days=day)).astimezone(ZoneInfo(zone))) for day in range(0, 366, 15)}
 
 
+@dataclass
+class Element:
+    tag: str
+    id: str
+    label_for: str  # a <label>'s ``for``
+    text: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # the text of each <label> ended inside it
+
+
+@dataclass
+class DateField:
+    """A date-time input, and what names it: its label (by ``for``, or the nearest before it in
+    the same container: the admin's split date and time), or, in a table's cell (the admin's
+    tabular inline), its table's heads; and its help, by ``aria-describedby``."""
+
+    name: str
+    label: str
+    described_by: list[str]
+
+
 class Reading(HTMLParser):
-    """A page's visible text (outside code and scripts), its ``<time>`` elements apart, the
-    text of each element with an id, and its labels and date-time inputs."""
+    """A page's visible text (outside code and scripts), its ``<time>`` elements apart, and its
+    date-time inputs with what names them."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.open: list[tuple[str, str | None]] = []  # (tag, id) of the elements around the text
+        self.open: list[Element] = []
         self.prose: list[str] = []
         self.times: list[tuple[dict[str, str | None], list[str]]] = []  # each <time>'s attributes and text
-        self.text_of: dict[str, list[str]] = {}  # by id
-        self.label_for: dict[str, list[str]] = {}  # a <label for=...>'s text, by the id it names
-        self.date_inputs: list[dict[str, str | None]] = []
+        self.text_of: dict[str, str] = {}  # an element's text, by its id
+        self.label_for: dict[str, str] = {}  # a <label for=...>'s text, by the id it names
+        self.inputs: list[tuple[dict[str, str | None], str]] = []  # a date-time input and the label found
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         if tag == "input" and (
             attributes.get("type") == "datetime-local" or "vDateField" in (attributes.get("class") or "")
         ):
-            self.date_inputs.append(attributes)
+            self.inputs.append((attributes, self.label_before()))
         if tag in VOID:
             return
-        element_id = attributes.get("id")
-        if element_id:
-            self.text_of.setdefault(element_id, [])
-        if tag == "label" and attributes.get("for"):
-            self.label_for.setdefault(attributes["for"] or "", [])
-            element_id = element_id or f"label-for:{attributes['for']}"
         if tag == "time":
             self.times.append((attributes, []))
-        self.open.append((tag, element_id))
+        self.open.append(Element(tag, attributes.get("id") or "", attributes.get("for") or ""))
+
+    def label_before(self) -> str:
+        for element in reversed(self.open):
+            if element.tag == "td":
+                table = next(outer for outer in reversed(self.open) if outer.tag == "table")
+                return words(table.text)
+            if element.labels:
+                return element.labels[-1]
+        return ""
 
     def handle_endtag(self, tag: str) -> None:
         for index in range(len(self.open) - 1, -1, -1):
-            if self.open[index][0] == tag:
+            if self.open[index].tag == tag:
+                for element in self.open[index:]:
+                    self.text_of[element.id] = words(element.text)
+                ended = self.open[index]
                 del self.open[index:]
+                if tag == "label":
+                    if ended.label_for:
+                        self.label_for[ended.label_for] = words(ended.text)
+                    for element in self.open:
+                        element.labels.append(words(ended.text))
                 return
 
     def handle_data(self, data: str) -> None:
-        tags = {tag for tag, _ in self.open}
-        for _, element_id in self.open:
-            if element_id and element_id.startswith("label-for:"):
-                self.label_for[element_id.removeprefix("label-for:")].append(data)
-            elif element_id:
-                self.text_of[element_id].append(data)
+        for element in self.open:
+            element.text.append(data)
+        tags = {element.tag for element in self.open}
         if tags & NOT_PROSE:
             return
         if "time" in tags:
             self.times[-1][1].append(data)
         else:
             self.prose.append(data)
+
+    def date_fields(self) -> list[DateField]:
+        return [
+            DateField(
+                attributes.get("name") or "",
+                self.label_for.get(attributes.get("id") or "", "") or before,
+                [self.text_of.get(name, "") for name in (attributes.get("aria-describedby") or "").split()],
+            )
+            for attributes, before in self.inputs
+        ]
 
 
 def words(parts: list[str]) -> str:
@@ -146,16 +185,9 @@ def unlabelled(page: str, zone: str) -> list[str]:
             faults.append(f"<time title={attributes.get('title')!r}>{text}</time>")
     prose = said.sub("·", words(reading.prose))
     faults += [f"…{prose[max(0, m.start() - 60) : m.end() + 20]}…" for m in TIME_OF_DAY.finditer(prose)]
-    for field in reading.date_inputs:
-        field_id = field.get("id") or ""
-        label = words(reading.label_for.get(field_id, []))
-        helps = " ".join(words(reading.text_of.get(name, [])) for name in (field.get("aria-describedby") or "").split())
-        # A table's row of fields (the admin's tabular inline) names the zone in its column's head.
-        named = zone in label or zone in helps or (not label and not helps and zone in words(reading.prose))
-        if not named:
-            faults.append(
-                f"a date-time field {field.get('name')!r} whose label ({label!r}) and help do not name {zone}"
-            )
+    for date_field in reading.date_fields():
+        if not any(zone in text for text in (date_field.label, *date_field.described_by)):
+            faults.append(f"the date-time field {date_field.name!r} labelled {date_field.label!r} does not name {zone}")
     return faults
 
 
@@ -169,6 +201,15 @@ def test_the_check_finds_an_unlabelled_time_and_lets_a_labelled_one_through():
     assert unlabelled('<time title="UTC">2026-11-28 23:59 CET</time>', zone) != []
     assert unlabelled('<label for="d_0">Due</label><input class="vDateField" id="d_0">', zone) != []
     assert unlabelled('<label for="d_0">Due (Europe/Paris)</label><input class="vDateField" id="d_0">', zone) == []
+    admin_row = '<div><label>Due at{}:</label><p>Date: <input class="vDateField" name="due_at_0"></p></div>'
+    assert unlabelled(admin_row.format(" (Europe/Paris)"), zone) == []
+    assert unlabelled("<label>Title (Europe/Paris)</label>" + admin_row.format(""), zone) != []
+    inline = '<table><tr><th>Created{}</th></tr><tr><td><input class="vDateField" name="x-0-c_0"></td></tr></table>'
+    assert unlabelled(inline.format(" (Europe/Paris)"), zone) == []
+    assert unlabelled(inline.format(""), zone) != []
+    helped = '<label for="d">Due</label><input type="datetime-local" id="d" aria-describedby="h"><p id="h">{}</p>'
+    assert unlabelled(helped.format("In Europe/Paris."), zone) == []
+    assert unlabelled(helped.format("In your zone."), zone) != []
 
 
 def times_on_pages(world: World) -> dict[str, Any]:
