@@ -23,8 +23,9 @@ from grader.problem import (
     problems_dir,
     solutions_dir,
 )
+from grader.report import hidden_failures, hidden_properties
 from grader.source import SubmissionInputError, read_submission
-from grader.spreadsheet import write_gradebook
+from grader.spreadsheet import spreadsheet_row, write_gradebook
 from grader.verdicts import Verdict
 
 # Warm sandboxes per device (and per kind: code, or a notebook with its kernel), one pool each
@@ -46,9 +47,12 @@ __all__ = [
     "Verdict",
     "autograde",
     "close_pools",
+    "hidden_failures",
+    "hidden_properties",
     "one_line",
     "read_submission",
     "report_without_verdict",
+    "spreadsheet_row",
     "summary_table",
     "unenforced_limits",
     "write_gradebook",

@@ -76,6 +76,10 @@ class Submission(models.Model):
     score = models.FloatField(null=True, blank=True)
     max_score = models.FloatField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
+    # The hidden tests the report failed, each as [name, "x: float32[0]", ...]; [] when it
+    # passed them all; None where none ran. Kept with the report when it is written, so that a
+    # course's problem statistics read this, not thousands of reports (``grading.hidden_failures``).
+    hidden_failures = models.JSONField(null=True, blank=True)
     # A submission in one of these has its final state; in the others, it is queued or graded.
     FINISHED_STATUSES = (Status.GRADED, Status.FAILED, Status.CANCELLED)
 
@@ -174,6 +178,7 @@ class Submission(models.Model):
             score=None,
             max_score=None,
             report=None,
+            hidden_failures=None,
             ended_tests=[],
         )
         self.refresh_from_db()
@@ -282,6 +287,7 @@ class Submission(models.Model):
                 score=report["score"],
                 max_score=report["max_score"],
                 report=report,
+                hidden_failures=grading.hidden_failures(report),
             )
 
         def write() -> int:
@@ -332,6 +338,7 @@ class Submission(models.Model):
                 score=report["score"],
                 max_score=report["max_score"],
                 report=report,
+                hidden_failures=grading.hidden_failures(report),
                 attempt=1,
                 started_at=now,
                 finished_at=now,
