@@ -175,6 +175,7 @@ VIEWS: dict[str, str | None] = {
     "courses:override": OVERRIDE,
     "courses:regrade_confirm": REGRADE,
     "courses:gradebook": GRADEBOOK,
+    "courses:statistics": GRADEBOOK,  # problem statistics: the gradebook's students' work, summed up
     "courses:roster": ROSTER,
     "courses:roster_upload": ROSTER,
     "courses:roster_upload_resume": ROSTER,

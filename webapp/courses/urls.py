@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/students/<str:username>/override/", setup.override, name="override"),
     path("<slug:slug>/regrade/confirm/", setup.regrade_confirm, name="regrade_confirm"),
     path("<slug:slug>/gradebook/", views.gradebook, name="gradebook"),
+    path("<slug:slug>/gradebook/statistics/", views.problem_statistics, name="statistics"),
     path("<slug:slug>/roster/", views.roster, name="roster"),
     path("<slug:slug>/roster/uploads/<int:pk>/", views.roster_upload, name="roster_upload"),
     path("<slug:slug>/roster/uploads/<int:pk>/resume/", views.roster_upload_resume, name="roster_upload_resume"),

@@ -39,6 +39,7 @@ from webapp.courses.models import (
     RosterUpload,
 )
 from webapp.courses.roster import RosterError, read_uploaded_roster
+from webapp.courses.statistics import AssignmentStatistics, current_assignment
 from webapp.submissions.models import Submission
 
 
@@ -371,3 +372,31 @@ def join(request: SignedInRequest, code: str) -> HttpResponse:
             return render(request, "courses/join.html", context, status=429)
         return redirect("courses:detail", course.slug)
     return render(request, "courses/join.html", {"course": course, "member": member})
+
+
+@login_required
+@require_GET
+def problem_statistics(request: SignedInRequest, slug: str) -> HttpResponse:
+    """The course staff's statistics of an assignment's problems (``?assignment=SLUG``; the one
+    released last by default): who tried and solved each, in how many Submits and how long, and
+    which hidden property the class's best hand-ins failed most, on which inputs; the same as
+    CSV (``format=csv``). Never what a submission printed under the hidden tests."""
+    course = course_for_its_staff(request, slug)
+    assignments = list(course.assignments.all())
+    chosen = request.GET.get("assignment", "")
+    found = (
+        next((a for a in assignments if a.slug == chosen), None)
+        if chosen
+        else current_assignment(assignments, timezone.now())
+    )
+    if chosen and found is None:
+        raise Http404("No such assignment in this course.")
+    stats = AssignmentStatistics.of(found) if found is not None else None
+    submission_url = reverse("courses:submission", args=(course.slug, 0)).removesuffix("0/")
+    if request.GET.get("format") == "csv" and stats is not None:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{course.slug}-{stats.assignment.slug}-statistics.csv"'
+        stats.write_csv(response, lambda pk: request.build_absolute_uri(f"{submission_url}{pk}/"))
+        return response
+    context = {"course": course, "assignments": assignments, "stats": stats, "submission_url": submission_url}
+    return render(request, "courses/statistics.html", context)

@@ -119,6 +119,10 @@ CASES: dict[str, list[Case]] = {
         Case("get", lambda w: "/courses/jax-101/week-1/?student=ada", frozenset({STUDENT, TA, INSTRUCTOR})),
     ],
     "courses:gradebook": [Case("get", lambda w: "/courses/jax-101/gradebook/", COURSE_STAFF)],
+    "courses:statistics": [
+        Case("get", lambda w: "/courses/jax-101/gradebook/statistics/", COURSE_STAFF),
+        Case("get", lambda w: "/courses/jax-101/gradebook/statistics/?format=csv", COURSE_STAFF),
+    ],
     "courses:roster": [Case("get", lambda w: "/courses/jax-101/roster/", frozenset({INSTRUCTOR}))],
     "courses:regrade": [
         Case("post", lambda w: "/courses/jax-101/regrade/", COURSE_STAFF, lambda w: {"target": "week-1"})
