@@ -22,22 +22,50 @@ class LatePolicy(models.TextChoices):
     HARD_CLOSE = "hard_close", "closed at the due time (late work earns nothing)"
 
 
+NO_TIME = timedelta(0)
+DAY = timedelta(days=1)
+
+
 @dataclass(frozen=True)
 class Credit:
-    """What a hand-in earns of its score under an assignment's policy, and why."""
+    """What a hand-in earns of its score under an assignment's policy, and why (``note``)."""
 
     fraction: float  # of the score, 0.0 to 1.0
     after_due: timedelta  # how long after the due time it came; zero when by the due time
     late_by: timedelta  # how long after the end of the grace period; zero when not late
-    note: str  # "" when handed in by the due time; otherwise one sentence for the student
+    policy: str = LatePolicy.NONE
+    grace: timedelta = NO_TIME
+    days_late: int = 0  # with the per-day penalty: the days (or parts of days) it cost
+    percent_off: int = 0
 
     @property
     def late(self) -> bool:
         """Counted late: handed in after the grace period (one within it has a note, but is on time)."""
-        return self.late_by > timedelta(0)
+        return self.late_by > NO_TIME
+
+    @property
+    def note(self) -> str:
+        """One sentence for the student ("" when handed in by the due time): how late the hand-in
+        came and what that cost. Written when read: the gradebook reads thousands of credits and
+        none of their notes."""
+        if not self.after_due:
+            return ""
+        came = f"handed in {duration(self.after_due)} after the due time"
+        named_grace = f"the {int(self.grace.total_seconds() // 60)}-minute grace"
+        if not self.late:
+            return f"{came}, within {named_grace}: full credit"
+        if self.policy == LatePolicy.HARD_CLOSE:
+            came += f", after {named_grace}" if self.grace else " (no grace)"
+            return f"{came}: the assignment had closed, no points"
+        if self.policy == LatePolicy.PENALTY_PER_DAY:
+            days = f"{self.days_late} day{'s' * (self.days_late != 1)} late"
+            days += f" after {named_grace}" if self.grace else ""
+            return f"{came}, {days}: {self.percent_off}% off"
+        came += f", after {named_grace}" if self.grace else ""
+        return f"{came}: late, no penalty"
 
 
-ON_TIME = Credit(1.0, timedelta(0), timedelta(0), "")
+ON_TIME = Credit(1.0, NO_TIME, NO_TIME)
 
 
 def duration(span: timedelta) -> str:
@@ -57,27 +85,21 @@ def late_credit(
     policy: str, penalty_percent_per_day: int, handed_in_at: datetime, due_at: datetime, *, grace: timedelta
 ) -> Credit:
     """What a hand-in at ``handed_in_at`` earns of its score under ``policy``, against ``due_at``
-    and a ``grace`` period after it, with the one sentence that says so.
+    and a ``grace`` period after it (its ``note`` says so in one sentence).
 
     Within the grace a hand-in is on time. A day late is any part of a day after the grace: a
     second past its end costs one day's penalty.
     """
-    after_due = max(handed_in_at - due_at, timedelta(0))
-    if not after_due:
+    after_due = handed_in_at - due_at
+    if after_due <= NO_TIME:
         return ON_TIME
-    came = f"handed in {duration(after_due)} after the due time"
-    minutes = int(grace.total_seconds() // 60)
-    named_grace = f"the {minutes}-minute grace"
     if after_due <= grace:
-        return Credit(1.0, after_due, timedelta(0), f"{came}, within {named_grace}: full credit")
+        return Credit(1.0, after_due, NO_TIME, policy, grace)
     late_by = after_due - grace
     if policy == LatePolicy.HARD_CLOSE:
-        came += f", after {named_grace}" if grace else " (no grace)"
-        return Credit(0.0, after_due, late_by, f"{came}: the assignment had closed, no points")
+        return Credit(0.0, after_due, late_by, policy, grace)
     if policy == LatePolicy.PENALTY_PER_DAY:
-        days = math.ceil(late_by / timedelta(days=1))
+        days = math.ceil(late_by / DAY)
         lost = min(100, days * penalty_percent_per_day)
-        late = f"{days} day{'s' * (days != 1)} late" + (f" after {named_grace}" if grace else "")
-        return Credit((100 - lost) / 100, after_due, late_by, f"{came}, {late}: {lost}% off")
-    came += f", after {named_grace}" if grace else ""
-    return Credit(1.0, after_due, late_by, f"{came}: late, no penalty")
+        return Credit((100 - lost) / 100, after_due, late_by, policy, grace, days, lost)
+    return Credit(1.0, after_due, late_by, policy, grace)
