@@ -128,7 +128,9 @@ def test_a_stored_report_is_read_as_hostile_text():
         failing_types=["x: float32[0]\u202e", 7, "z" * 500, *["w: int"] * 20],
     )
     report = {"tests": [hostile, "not a test", {"hidden": "yes", "outcome": "failed"}]}
-    [[name, *kinds]] = hidden_failures(report)
+    failures = hidden_failures(report)
+    assert failures is not None
+    [[name, *kinds]] = failures
     assert name.startswith("test_\\x1b[2Jx") and len(name) == 200
     assert kinds[:3] == ["x: float32[0]\\u202e", "", "z" * 79 + "…"] and len(kinds) == 8
     [(_, sentence)] = hidden_properties(report)
