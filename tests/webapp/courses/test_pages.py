@@ -200,6 +200,7 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
     filled = {
         "detail": ["/courses/jax-201/"],
         "gradebook": ["/courses/jax-201/gradebook/", "/courses/jax-101/gradebook/"],
+        "statistics": ["/courses/jax-201/gradebook/statistics/", "/courses/jax-101/gradebook/statistics/"],
         "roster": ["/courses/jax-201/roster/", "/courses/jax-101/roster/"],
         "regrade": ["/courses/jax-201/regrade/", "/courses/jax-101/regrade/"],
         "regrade_progress": [
