@@ -166,7 +166,6 @@ VIEWS: dict[str, str | None] = {
     "submissions:solution": SOLUTION,
     "courses:list": COURSE,
     "courses:detail": COURSE,
-    "courses:assignment": STANDING,
     "courses:create": COURSE,
     "courses:edit": COURSE,
     "courses:assignment_create": COURSE,
@@ -174,6 +173,7 @@ VIEWS: dict[str, str | None] = {
     "courses:extension": EXTENSION,
     "courses:override": OVERRIDE,
     "courses:regrade_confirm": REGRADE,
+    "courses:assignment": STANDING,
     "courses:gradebook": GRADEBOOK,
     "courses:statistics": GRADEBOOK,  # problem statistics: the gradebook's students' work, summed up
     "courses:roster": ROSTER,
@@ -255,13 +255,13 @@ def is_course_staff(user: User | AnonymousUser, course: Course) -> bool:
     return isinstance(user, User) and course.is_course_staff(user)
 
 
-def may_change_roster(user: User | AnonymousUser, course: Course) -> bool:
-    return isinstance(user, User) and course.is_instructor(user)
 def may_create_courses(user: User | AnonymousUser) -> bool:
     """Whoever the site lets create courses (``webapp.courses.instructors``); the course made is theirs to teach."""
     return isinstance(user, User) and instructors.may_create_courses(user)
 
 
+def may_change_roster(user: User | AnonymousUser, course: Course) -> bool:
+    return isinstance(user, User) and course.is_instructor(user)
 
 
 def course_may_read(course: Course, submission_id: int) -> Submission | None:

@@ -26,5 +26,5 @@ urlpatterns = [
     path("<slug:slug>/regrades/<int:pk>/", views.regrade_progress, name="regrade_progress"),
     path("<slug:slug>/submissions/<int:pk>/", views.submission_detail, name="submission"),
     path("<slug:slug>/<slug:assignment>/", views.assignment_detail, name="assignment"),
-]
     path("<slug:slug>/<slug:assignment>/edit/", setup.assignment_edit, name="assignment_edit"),
+]

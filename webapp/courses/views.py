@@ -127,10 +127,10 @@ def gradebook(request: SignedInRequest, slug: str) -> HttpResponse:
         "section": section,
         "sections": course.sections(),
         "regrades": regrades,
-        # Problem names break after their underscores, so ten columns fit a 1400 px window.
         # A student's extension and override, from their row: for the course's instructors.
         "is_instructor": course.is_instructor(request.user),
         "students_url": reverse("courses:extension", args=(course.slug, "-")).removesuffix("-/extension/"),
+        # Problem names break after their underscores, so ten columns fit a 1400 px window.
         "problem_columns": [(item, item.problem.slug.replace("_", "_\u200b")) for item in table.items],
     }
     return render(request, "courses/gradebook.html", context)
@@ -186,12 +186,11 @@ def regrade(request: SignedInRequest, slug: str) -> HttpResponse:
     if "application/json" in request.headers.get("Accept", ""):
         ended, total = started.ended_and_total()
         return JsonResponse({"id": started.pk, "scope": started.scope, "ended": ended, "total": total}, status=202)
-    return redirect(reverse("courses:gradebook", args=(course.slug,)) + "#regrades")
     queued = len(started.submission_ids)
     messages.success(request, f"Regrade of {started.scope}: {queued} Submit{'s' * (queued != 1)} queued.")
+    return redirect(reverse("courses:gradebook", args=(course.slug,)) + "#regrades")
 
 
-@login_required
 def regrade_target(course: Course, data: QueryDict) -> tuple[Assignment, Problem | None, Submission | None]:
     """What a regrade asks for (``target=ASSIGNMENT`` or ``ASSIGNMENT/PROBLEM``, and maybe
     ``submission=ID``), as the course's staff may ask it; anything else is a 404."""
@@ -202,6 +201,7 @@ def regrade_target(course: Course, data: QueryDict) -> tuple[Assignment, Problem
     return assignment, problem, submission
 
 
+@login_required
 @require_GET
 def regrade_progress(request: SignedInRequest, slug: str, pk: int) -> JsonResponse:
     """How many Submits of a regrade are graded again, for the gradebook to poll."""

@@ -124,11 +124,6 @@ CASES: dict[str, list[Case]] = {
         Case("get", lambda w: "/courses/jax-101/gradebook/statistics/?format=csv", COURSE_STAFF),
     ],
     "courses:roster": [Case("get", lambda w: "/courses/jax-101/roster/", frozenset({INSTRUCTOR}))],
-    "courses:regrade": [
-        Case("post", lambda w: "/courses/jax-101/regrade/", COURSE_STAFF, lambda w: {"target": "week-1"})
-    ],
-    "courses:regrade_progress": [Case("get", lambda w: f"/courses/jax-101/regrades/{w.regrade.pk}/", COURSE_STAFF)],
-    "courses:submission": [
     # Creating a course: the accounts the site lets (both instructors here), whatever course they teach.
     "courses:create": [Case("get", lambda w: "/courses/new/", frozenset({INSTRUCTOR, OTHER_INSTRUCTOR}))],
     "courses:edit": [Case("get", lambda w: "/courses/jax-101/edit/", INSTRUCTORS)],
@@ -137,6 +132,11 @@ CASES: dict[str, list[Case]] = {
     "courses:extension": [Case("get", lambda w: "/courses/jax-101/students/ada/extension/", INSTRUCTORS)],
     "courses:override": [Case("get", lambda w: "/courses/jax-101/students/ada/override/", INSTRUCTORS)],
     "courses:regrade_confirm": [Case("get", lambda w: "/courses/jax-101/regrade/confirm/?target=week-1", COURSE_STAFF)],
+    "courses:regrade": [
+        Case("post", lambda w: "/courses/jax-101/regrade/", COURSE_STAFF, lambda w: {"target": "week-1"})
+    ],
+    "courses:regrade_progress": [Case("get", lambda w: f"/courses/jax-101/regrades/{w.regrade.pk}/", COURSE_STAFF)],
+    "courses:submission": [
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.work.pk}/", COURSE_STAFF),
         # Practice from before she joined: no one's through the course, whatever the release says.
         Case("get", lambda w: f"/courses/jax-101/submissions/{w.practice.pk}/", frozenset()),

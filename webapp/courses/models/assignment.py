@@ -127,6 +127,12 @@ class Assignment(models.Model):
         """Each problem's points for one student (see ``scores``)."""
         return self.scores([user])[user.pk]
 
+    @property
+    def reference(self) -> str:
+        """How a link names the assignment its problem page was opened from
+        (``?assignment=jax-101/week-1``): the course's slug and its own, neither holding a slash."""
+        return f"{self.course.slug}/{self.slug}"
+
     def score_of(self, user: User, problem: Problem) -> ProblemScore | None:
         """One problem's points for one student (None when the problem is not in the assignment)."""
         return next((score for score in self.problem_scores(user) if score.item.problem_id == problem.pk), None)
@@ -167,12 +173,6 @@ class Assignment(models.Model):
         items = list(self.items.select_related("problem"))
         item_of_problem = {item.problem_id: item for item in items}
         extended = dict(self.extensions.filter(user__in=users).values_list("user_id", "due_at"))
-    @property
-    def reference(self) -> str:
-        """How a link names the assignment its problem page was opened from
-        (``?assignment=jax-101/week-1``): the course's slug and its own, neither holding a slash."""
-        return f"{self.course.slug}/{self.slug}"
-
         due_of = {user.pk: max(self.due_at, extended.get(user.pk, self.due_at)) for user in users}
         # From the release and from the day the student joined: practice before either is theirs
         # alone (``Course.student_work``), and counts for nothing here.
