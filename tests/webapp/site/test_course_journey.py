@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -95,133 +96,169 @@ def new_page(browser: Browser, *, width: int = 1400, height: int = 900, zone: st
     return context.new_page()
 
 
-def open_admin(page: Page, site: str) -> None:
-    """The admin, as the signed-in instructor sees it: their courses, nothing of the site's."""
-    page.goto(f"{site}/admin/")
-    expect(page.get_by_role("link", name="Courses", exact=True)).to_be_visible()
-    expect(page.get_by_role("link", name="Submissions", exact=True)).to_have_count(0)
+def watch_for_the_admin(page: Page, opened: list[str]) -> Page:
+    """Record in ``opened`` every request the page makes to the admin (the journey makes none)."""
+    page.on("request", lambda request: opened.append(request.url) if "/admin/" in request.url else None)
+    return page
 
 
-def fill_time(page: Page, field: str, when: datetime) -> None:
-    """The admin's date and time boxes of ``field``, in the site's time zone (UTC)."""
-    page.locator(f"#id_{field}_0").fill(when.strftime("%Y-%m-%d"))
-    page.locator(f"#id_{field}_1").fill(when.strftime("%H:%M:%S"))
+def typed(when: datetime, zone: str) -> str:
+    """``when`` as a person in ``zone`` types it into a date and time box (to the minute)."""
+    return when.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M")
 
 
-def test_an_instructor_runs_a_course_and_the_gradebook_marks_the_late_solution(
+def shown(when: datetime, zone: str) -> str:
+    """``when`` as the site shows it to a reader in ``zone``: "2026-11-29 17:59 EST"."""
+    local = when.astimezone(ZoneInfo(zone))
+    return local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or "")
+
+
+def pick(page: Page, slug: str, *, position: int, points: int) -> None:
+    """Find a problem in the assignment's picker by searching for it, tick it and give it a place."""
+    page.get_by_label("Search the problems").fill(slug)
+    row = page.locator("table.picker tbody tr", has=page.locator("code", has_text=re.compile(f"^{slug}$")))
+    row.get_by_role("checkbox").check()
+    page.get_by_label(f"Points of {slug}").fill(str(points))
+    page.get_by_label(f"Position of {slug}").fill(str(position))
+
+
+PROBLEMS = ("positive_sum", "aot_compiled_sum", "batched_dot")  # the assignment's order
+
+
+def test_an_instructor_sets_up_and_runs_a_course_on_the_site_and_never_opens_the_admin(
     browser: Browser, running_site: RunningSite
 ) -> None:
     site = running_site.url
-    # Three people sign up; the site's administrator makes one of them an instructor.
-    ada_page, bob_page, teacher = (
-        new_page(browser, zone="America/New_York"),
-        *(new_page(browser) for _ in range(2)),
-    )
+    admin: list[str] = []
+    # Two students sign up from New York and London (the browser gives the site their zones);
+    # the site's administrator makes a third person, in Paris, an instructor.
+    ada_page = watch_for_the_admin(new_page(browser, zone="America/New_York"), admin)
+    bob_page = watch_for_the_admin(new_page(browser, zone="Europe/London"), admin)
+    teacher = watch_for_the_admin(new_page(browser, zone="Europe/Paris"), admin)
     ada, bob, grace = sign_up(ada_page, site, "ada"), sign_up(bob_page, site, "bob"), sign_up(teacher, site, "grace")
     make_instructor(running_site, grace)
 
-    # The instructor creates the course and an assignment of two problems, due in a day.
-    open_admin(teacher, site)
-    teacher.goto(f"{site}/admin/courses/course/add/")
+    # Signed in again, the instructor lands on the invitation to create a first course.
+    teacher.get_by_role("button", name="Sign out").click()
+    sign_in(teacher, site, grace, "a-long-password-42")
+    expect(teacher.get_by_test_id("first-course")).to_be_visible()
+    teacher.get_by_role("link", name="Create your first course").click()
     teacher.get_by_label("Title").press_sequentially("JAX in practice")
-    expect(teacher.get_by_label("Slug")).to_have_value("jax-in-practice")  # filled in from the title
-    teacher.get_by_role("button", name="Save", exact=True).click()
-    expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
+    expect(teacher.get_by_label("Slug")).to_have_value("jax-in-practice")  # made from the title as it is typed
+    teacher.get_by_role("button", name="Create the course").click()
+    expect(teacher.get_by_role("heading", name="JAX in practice")).to_be_visible()
 
-    teacher.goto(f"{site}/courses/jax-in-practice/")  # the course's page leads to the admin's form
+    # An assignment of three problems picked from the catalog, due tomorrow at 23:59 in Paris,
+    # with a 5-minute grace. A form with no problem ticked is refused, saying why.
     teacher.get_by_role("link", name="Add an assignment").click()
-    expect(teacher.get_by_label("Course").locator("option:checked")).to_have_text("JAX in practice")
     teacher.get_by_label("Title").fill("Week 1")
     now = datetime.now(UTC)
-    fill_time(teacher, "release_at", now - timedelta(hours=1))
-    fill_time(teacher, "due_at", now + timedelta(days=1))
-    teacher.get_by_label("Late policy").select_option("penalty_per_day")
-    teacher.get_by_label("Penalty percent per day").fill("10")
-    for row, slug in enumerate(["aot_compiled_sum", "batched_dot"]):
-        teacher.locator(f"#id_items-{row}-problem").select_option(label=slug)
-        teacher.locator(f"#id_items-{row}-points").fill("10")
-        teacher.locator(f"#id_items-{row}-position").fill(str(row))
-    teacher.get_by_role("button", name="Save", exact=True).click()
-    expect(teacher.locator(".messagelist")).to_contain_text("was added successfully")
+    paris_due = (now.astimezone(ZoneInfo("Europe/Paris")) + timedelta(days=1)).replace(hour=23, minute=59, second=0)
+    due = paris_due.astimezone(UTC)
+    expect(teacher.get_by_label("Due (Europe/Paris)")).to_be_visible()  # the form says which clock
+    teacher.get_by_label("Released (Europe/Paris)").fill(typed(now - timedelta(hours=1), "Europe/Paris"))
+    teacher.get_by_label("Due (Europe/Paris)").fill(typed(due, "Europe/Paris"))
+    teacher.get_by_label("Grace period (minutes)").fill("5")
+    teacher.get_by_role("button", name="Add the assignment").click()
+    expect(teacher.get_by_test_id("problem-errors")).to_be_visible()
+    for position, slug in enumerate(PROBLEMS, start=1):
+        pick(teacher, slug, position=position, points=10)
+    teacher.get_by_role("button", name="Add the assignment").click()
+    expect(teacher.get_by_role("status")).to_contain_text("Week 1 is saved, with 3 problems.")
+    expect(teacher.locator("table").get_by_text(shown(due, "Europe/Paris"))).to_be_visible()
 
-    # It invites both students, and a third who has no account yet, from a CSV file on the
-    # course's roster page; the courses' worker emails each a link.
-    teacher.goto(f"{site}/courses/jax-in-practice/roster/")
-    roster = (
-        f"username,email,name,section\n{ada},ada@example.org,Ada L,A\n{bob},bob@example.org,Bob K,B\n"
-        "cyd,cyd@example.org,Cyd N,A\n"
+    # The roster: a file with a bad line is refused whole, naming the line; the fixed file invites
+    # both students and a third who has no account yet (the courses' worker emails each a link).
+    teacher.get_by_role("link", name="Roster").click()
+    header = "username,email,name,student_id,section\n"
+    good = (
+        f"{ada},ada@example.org,Ada Lovelace,S-001,A\n{bob},bob@example.org,Bob Kahn,S-002,B\n"
+        "cyd,cyd@example.org,Cyd Charisse,S-003,A\n"
     )
-    teacher.get_by_label("Roster (CSV)").set_input_files(
-        {"name": "roster.csv", "mimeType": "text/csv", "buffer": roster.encode()}
-    )
-    teacher.get_by_role("button", name="Invite").click()
+    for text in (header + good.replace("bob@example.org", "bob-at-example.org"), header + good):
+        teacher.get_by_label("Roster (CSV)").set_input_files(
+            {"name": "roster.csv", "mimeType": "text/csv", "buffer": text.encode()}
+        )
+        teacher.get_by_role("button", name="Invite").click()
+        if "bob-at" in text:
+            errors = teacher.get_by_test_id("roster-errors")
+            expect(errors).to_contain_text("1 line needs fixing")
+            expect(errors).to_contain_text("line 3: 'bob-at-example.org' is not an email address")
     expect(teacher.get_by_test_id("roster-upload")).to_contain_text(
         "done: 1 accounts made to be activated, 2 invited with their own accounts"
     )
-    # Ada and Bob accept with their own (signed-in) accounts; Cyd chooses a password for the
-    # account the roster made, and signs in with it.
     for page, address, name in ((ada_page, "ada@example.org", ada), (bob_page, "bob@example.org", bob)):
         page.goto(emailed_link(running_site, address))
         page.get_by_role("button", name=f"Join as {name}").click()
         expect(page.get_by_role("heading", name="JAX in practice")).to_be_visible()
-    cyd_page = new_page(browser, width=390, height=844)  # on a phone
+    cyd_page = watch_for_the_admin(new_page(browser, width=390, height=844), admin)  # on a phone, in UTC
     cyd_page.goto(emailed_link(running_site, "cyd@example.org"))
     cyd_page.get_by_label(re.compile(r"^New password:?$")).fill("cyds-own-password-5")
     cyd_page.get_by_label("New password confirmation").fill("cyds-own-password-5")
     cyd_page.get_by_role("button", name="Set the password and join").click()
     expect(cyd_page.get_by_role("heading", name="JAX in practice")).to_be_visible()
-    cyd_page.get_by_role("button", name="Sign out").click()
-    cyd_page.goto(f"{site}/accounts/login/")
-    cyd_page.get_by_label("Username").fill("cyd")
-    cyd_page.get_by_label("Password").fill("cyds-own-password-5")
-    cyd_page.get_by_role("button", name="Sign in").click()
-    cyd_page.goto(f"{site}/courses/")
-    expect(cyd_page.get_by_role("link", name="JAX in practice")).to_be_visible()
     assert overflow(cyd_page) <= 0
 
-    # Ada solves the first problem before the deadline, from the assignment's page.
-    ada_page.goto(f"{site}/courses/")
-    ada_page.get_by_role("link", name="JAX in practice").click()
-    ada_page.get_by_role("link", name="Week 1").click()
-    expect(ada_page.get_by_text("Your score:")).to_contain_text("0 of 20 points")
-    expect(ada_page.locator("time").first).to_contain_text(re.compile(r"E[SD]T$"))  # in her own time zone
-    ada_page.locator("table").get_by_role("link").first.click()
-    write_code(ada_page, (SOLUTIONS / "reference.py").read_text())
-    ada_page.get_by_role("button", name="Submit").click()
-    expect_verdict(ada_page, "Accepted")
-
-    # The instructor closes the assignment now; ada solves the second problem after that.
-    teacher.goto(f"{site}/admin/courses/assignment/")
-    teacher.get_by_role("link", name="Week 1").click()
-    fill_time(teacher, "due_at", datetime.now(UTC))
-    teacher.get_by_role("button", name="Save", exact=True).click()
-    expect(teacher.locator(".messagelist")).to_contain_text("was changed successfully")
-    ada_page.wait_for_timeout(1500)  # the second hand-in lands in a later second than the due time
-
-    ada_page.goto(f"{site}/problems/batched_dot/")
-    write_code(ada_page, (SOLUTIONS.parent / "batched_dot" / "reference.py").read_text())
-    ada_page.get_by_role("button", name="Submit").click()
-    expect_verdict(ada_page, "Accepted")
-    ada_page.goto(f"{site}/courses/jax-in-practice/week-1/")
-    expect(ada_page.get_by_text("Your score:")).to_contain_text("19 of 20 points")
-    expect(ada_page.locator(".late")).to_contain_text("1 day late: 10% off")
-
-    # The gradebook: the three students, ada's 19 with the late mark, bob's 0; by problem, 10 and 9.
+    # From the gradebook's rows: bob gets two more days, cyd 7 points by hand on the first problem.
     teacher.goto(f"{site}/courses/jax-in-practice/gradebook/")
     rows = teacher.locator("table.gradebook tbody tr")
     expect(rows).to_have_count(3)
-    ada_row = rows.filter(has_text=ada)
-    expect(ada_row.locator("td").nth(2)).to_have_text("19 late")
-    expect(rows.filter(has_text=bob).locator("td").nth(2)).to_have_text("0")
-    teacher.get_by_label("Problems of").select_option(label="Week 1")
-    teacher.get_by_role("button", name="Show").click()
-    expect(ada_row.locator("td.problem-column")).to_have_text(["10", "9 late"])
-    # Readable at 1400 px: the table fits without scrolling sideways.
-    assert overflow(teacher) <= 0, f"the gradebook is {overflow(teacher)} px wider than the window"
-    # The late solution's own page, as staff read it.
-    ada_row.locator("td.problem-column").nth(1).get_by_role("link").click()
-    expect(teacher.get_by_text(re.compile(f"By {re.escape(ada)} in"))).to_be_visible()
-    expect(teacher.locator("#solution-code")).to_contain_text("def batched_dot")
+    expect(rows.filter(has_text=ada)).to_contain_text("Ada Lovelace")  # the roster's record, not the account's
+    teacher.get_by_role("link", name=f"Extension for {bob}").click()
+    teacher.get_by_label("New due time (Europe/Paris)").fill(typed(due + timedelta(days=2), "Europe/Paris"))
+    teacher.get_by_label("Reason").fill("Ill, with a note")
+    teacher.get_by_role("button", name="Grant the extension").click()
+    expect(rows.filter(has_text=bob)).to_contain_text("ext.")
+    teacher.get_by_role("link", name="Override for cyd").click()
+    first_problem = teacher.get_by_label("Problem").locator("option", has_text="Week 1: 1. ")
+    teacher.get_by_label("Problem").select_option(first_problem.get_attribute("value"))
+    teacher.get_by_label("Points").fill("7")
+    teacher.get_by_label("Reason").fill("Graded by hand after the lab")
+    teacher.get_by_role("button", name="Set the points").click()
+    expect(rows.filter(has_text="cyd")).to_contain_text("override")
+
+    # Ada, in New York, opens the first problem from the assignment: the due time in her clock;
+    # she moves to the next problem from the page itself.
+    ada_page.goto(f"{site}/courses/jax-in-practice/week-1/")
+    ada_page.locator("table").get_by_role("link").first.click()
+    banner = ada_page.get_by_test_id("in-assignment")
+    expect(banner).to_contain_text("Week 1")
+    expect(banner).to_contain_text(f"Due {shown(due, 'America/New_York')}")
+    banner.locator("a[rel=next]").click()
+    expect(ada_page).to_have_url(re.compile(r"/problems/aot_compiled_sum/\?assignment=jax-in-practice/week-1$"))
+
+    # Bob and cyd hand in the same wrong answer to it. The instructor then moves the due time to
+    # a few seconds from now (typed to the second, in Paris), and ada hands in the right answer
+    # 10 s after it.
+    for page in (bob_page, cyd_page):
+        page.goto(f"{site}/problems/aot_compiled_sum/?assignment=jax-in-practice/week-1")
+        write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
+        page.get_by_role("button", name="Submit").click()
+        expect_verdict(page, "Wrong answer")
+    write_code(ada_page, (SOLUTIONS / "reference.py").read_text())
+    teacher.goto(f"{site}/courses/jax-in-practice/week-1/edit/")
+    due = (datetime.now(UTC) + timedelta(seconds=15)).replace(microsecond=0)
+    paris = due.astimezone(ZoneInfo("Europe/Paris")).strftime("%Y-%m-%dT%H:%M:%S")
+    teacher.get_by_label("Due (Europe/Paris)").fill(paris)
+    teacher.get_by_role("button", name="Save the assignment").click()
+    expect(teacher.get_by_role("status")).to_contain_text("Week 1 is saved")
+    ada_page.wait_for_timeout(max(0.0, (due + timedelta(seconds=10) - datetime.now(UTC)).total_seconds()) * 1000)
+    ada_page.get_by_role("button", name="Submit").click()
+    expect_verdict(ada_page, "Accepted")
+    ada_page.reload()
+    standing = ada_page.get_by_test_id("standing")
+    expect(standing).to_contain_text("10 of 10")
+    expect(standing).to_contain_text(re.compile(r"Handed in 1\d s after the due time, within the 5-minute grace"))
+    expect(standing.locator("time")).to_have_text(re.compile(r":\d\d:\d\d E[SD]T$"))  # to the second, near the due time
+
+    # The statistics name what most of the class got wrong, with the input it failed on.
+    teacher.goto(f"{site}/courses/jax-in-practice/gradebook/")
+    teacher.get_by_role("link", name="Problem statistics").click()
+    worst = teacher.get_by_test_id("property").first
+    expect(worst).to_contain_text("Matches the reference across lengths and dtypes")
+    expect(worst).to_contain_text("2 of 3")
+    expect(worst.locator("code", has_text=re.compile(r"^x: \w+\[[\d,]*\]$")).first).to_be_visible()
+    assert not admin, f"the journey opened the admin: {admin}"
 
 
 @pytest.fixture
