@@ -75,7 +75,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-# The problem page and its console (tests, a failing result, a cancelled run, the insight), then a course, an assignment and the gradebook, at 1400x900 and 390x844, in out/screenshots.
+# The problem page and its console (tests, a failing result, a cancelled run, the insight), then a course: an assignment and a problem opened from it, the gradebook, the set-up pages (create, edit, an assignment's problem picker, an extension, an override, a regrade's confirmation), a refused roster and the problem statistics, at 1400x900 and 390x844, in out/screenshots.
 screenshots: setup browser
 	$(PY) -m tests.webapp.support.screenshots out/screenshots
 

@@ -2,8 +2,11 @@
 tests Run checks, a failing result, an error's line marked in the editor, a run under way with
 its clock and Cancel, the JAX insight) and the editorial, as a student sees them, at 1400×900
 and 390×844, for a reviewer to look at; then a course (``tests/webapp/support/course_demo.py``): its
-page, an assignment as a student reads it, and the staff gradebook with one assignment's
-problems shown.
+page, an assignment and a problem opened from it (handed in within the grace) as a student
+reads them, and as its instructor reads them: the gradebook with one assignment's problems
+shown, the set-up pages (create a course, edit it, edit an assignment with its problem picker,
+a student's extension and override, a regrade's confirmation), the roster after an upload
+refused for two bad lines, and the assignment's problem statistics.
 
 Run: .venv/bin/python -m tests.webapp.support.screenshots [OUT_DIR]   (default out/screenshots)
 
@@ -107,23 +110,70 @@ def journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     return shots
 
 
+# A roster with two bad lines (an email that is none, a username listed twice): the page
+# lists both, and enrols nobody.
+BAD_ROSTER = b"""username,email,name,student_id,section
+nora,nora@university.example.edu,Nora Bloom,20260101,Monday
+omar,omar-at-university,Omar Haddad,20260102,Monday
+nora,nora.b@university.example.edu,Nora Bloom,20260103,Thursday
+"""
+
+
 def course_journey(page: Page, site: str, out: Path, size: str) -> list[Path]:
     shots = []
 
     def shot(name: str) -> None:
         shots.append(screenshot(page, out / f"{name}-{size}.png", full_page=True))
 
+    course = f"{site}/courses/jax-in-practice"
     sign_in(page, site, course_demo.STUDENT, course_demo.PASSWORD)
-    page.goto(f"{site}/courses/jax-in-practice/")
+    page.goto(f"{course}/")
     shot("course")
     page.get_by_role("link", name="Week 1: compiling").click()
     expect(page.get_by_text("Your score:")).to_be_visible()
     shot("assignment")
+    # The problem the student handed in 10 s late, opened from the assignment: its banner
+    # names the assignment, the due time in the student's zone, the grace and the neighbours.
+    page.goto(f"{site}/problems/{course_demo.LATE_BY_SECONDS}/?assignment=jax-in-practice/week-1")
+    expect(page.get_by_test_id("in-assignment")).to_be_visible()
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    shot("problem-in-assignment")
     page.context.clear_cookies()
     sign_in(page, site, course_demo.INSTRUCTOR, course_demo.PASSWORD)
-    page.goto(f"{site}/courses/jax-in-practice/gradebook/?assignment=week-1")
+    page.goto(f"{course}/gradebook/?assignment=week-1")
     expect(page.locator("table.gradebook tbody tr")).to_have_count(len(course_demo.STUDENTS))
     shot("gradebook")
+    # The set-up pages, as the course's instructor (who may create courses) reads them.
+    page.goto(f"{site}/courses/new/")
+    expect(page.get_by_role("heading", name="Create a course")).to_be_visible()
+    shot("course-create")
+    page.goto(f"{course}/edit/")
+    expect(page.get_by_role("heading", name="Edit the course")).to_be_visible()
+    shot("course-edit")
+    page.goto(f"{course}/week-1/edit/")
+    expect(page.locator("fieldset.problem-picker")).to_be_visible()
+    shot("assignment-edit")
+    # Students with one already: each form lists what they have.
+    page.goto(f"{course}/students/{course_demo.EXTENDED}/extension/")
+    expect(page.get_by_test_id("extensions")).to_be_visible()
+    shot("extension")
+    page.goto(f"{course}/students/{course_demo.OVERRIDDEN}/override/")
+    expect(page.get_by_test_id("overrides")).to_be_visible()
+    shot("override")
+    page.goto(f"{course}/regrade/confirm/?target=week-1")
+    expect(page.get_by_test_id("regrade-count")).to_be_visible()
+    shot("regrade-confirm")
+    page.goto(f"{course}/roster/")
+    page.get_by_label("Roster (CSV)").set_input_files(
+        {"name": "roster.csv", "mimeType": "text/csv", "buffer": BAD_ROSTER}
+    )
+    page.get_by_role("button", name="Invite").click()
+    expect(page.get_by_test_id("roster-errors")).to_be_visible()
+    shot("roster-refused")
+    # Week 1, whose due time has passed (the page opens on the one released last: week 2, not yet handed in).
+    page.goto(f"{course}/gradebook/statistics/?assignment=week-1")
+    expect(page.get_by_test_id("problem-statistics")).to_have_count(len(course_demo.PROBLEMS))
+    shot("statistics")
     return shots
 
 
