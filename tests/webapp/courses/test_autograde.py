@@ -321,7 +321,7 @@ def test_autograde_into_an_assignment_records_its_students_at_their_hand_in_time
         "autograde", str(handed_in), problem=SLUG, jobs=2, student_from="metadata", assignment="jax-101/week-1",
         hand_in_times=times, stdout=out, stderr=err,
     )  # fmt: skip
-    assert "  ada: 1 day late: 10% off" in out.getvalue()
+    assert "  ada: handed in 8 h after the due time, 1 day late: 10% off" in out.getvalue()
     assert "recorded 1 submission(s) of aot_compiled_sum for jax-101/week-1" in out.getvalue()
     assert "download-1.ipynb): not a student of jax-101" in err.getvalue()
     ada = Submission.objects.get(user=accounts["ada"])
