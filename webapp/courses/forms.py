@@ -74,8 +74,8 @@ class CourseForm(forms.ModelForm[Course]):
             "description": forms.Textarea(attrs={"rows": 3}),
         }
         help_texts = {  # noqa: RUF012
-            "slug": "The course's address (/courses/<slug>/): letters, digits and hyphens; left empty, made from the "
-            "title.",
+            "slug": "The course's address (a course jax-101 is at /courses/jax-101/): letters, digits and hyphens; "
+            "left empty, made from the title.",
             "description": "Shown at the top of the course's page.",
         }
         error_messages = {"slug": {"unique": "Another course has this slug: choose another."}}  # noqa: RUF012

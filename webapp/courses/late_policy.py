@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 
 from django.db import models
 
+from webapp.accounts.clock import duration
+
 
 class LatePolicy(models.TextChoices):
     NONE = "none", "no penalty (late work is marked late)"
@@ -66,19 +68,6 @@ class Credit:
 
 
 ON_TIME = Credit(1.0, NO_TIME, NO_TIME)
-
-
-def duration(span: timedelta) -> str:
-    """A span as a student reads it, in its largest unit and the next (left out when zero), cut
-    short, not rounded: "10 s", "3 min", "5 min 1 s", "2 h 5 min", "1 day 2 h"."""
-    seconds = int(span.total_seconds())
-    if seconds < 1:
-        return "less than 1 s"
-    days = seconds // 86400
-    units = [(f"{days} day{'s' * (days != 1)}", days), (f"{seconds // 3600 % 24} h", seconds // 3600 % 24)]
-    units += [(f"{seconds // 60 % 60} min", seconds // 60 % 60), (f"{seconds % 60} s", seconds % 60)]
-    largest = next(index for index, (_, amount) in enumerate(units) if amount)
-    return " ".join(text for text, amount in units[largest : largest + 2] if amount)
 
 
 def late_credit(

@@ -134,7 +134,9 @@ def extension(request: SignedInRequest, slug: str, username: str) -> HttpRespons
     member = student_of(course, username)
     student: User = member.user
     initial: dict[str, Any] = {}
-    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first()
+    # The assignment the gradebook was showing, else the one the form's list starts with: its due
+    # time (or the student's extension of it) is where a new one starts from.
+    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first() or course.assignments.first()
     if chosen is not None:
         initial["assignment"] = chosen
         current = chosen.extensions.filter(user=student).first()
@@ -163,7 +165,9 @@ def override(request: SignedInRequest, slug: str, username: str) -> HttpResponse
     member = student_of(course, username)
     student: User = member.user
     initial: dict[str, Any] = {}
-    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first()
+    # The assignment the gradebook was showing, else the one the form's list starts with: its due
+    # time (or the student's extension of it) is where a new one starts from.
+    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first() or course.assignments.first()
     if chosen is not None:
         initial["item"] = chosen.items.first()
     form = OverrideForm(sent(request), initial=initial, course=course, student=student, by=request.user)

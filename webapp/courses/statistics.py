@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F, FloatField, Func, Min, Q, QuerySet, TextField
 from django.db.models.functions import Cast, Coalesce
 
+from webapp.accounts.clock import duration
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership
 from webapp.grading import Verdict, hidden_properties, spreadsheet_row
 from webapp.submissions.models import Submission
@@ -79,7 +80,7 @@ class ProblemStatistics:
 
     @property
     def median_time_text(self) -> str:
-        return duration_text(self.median_time_to_accept)
+        return "" if self.median_time_to_accept is None else duration(self.median_time_to_accept)
 
     @property
     def most_failed(self) -> PropertyStatistics | None:
@@ -212,24 +213,15 @@ class AssignmentStatistics:
 
 
 def current_assignment(assignments: list[Assignment], now: datetime) -> Assignment | None:
-    """The assignment the page opens on: the one released last, or else the first."""
+    """The assignment the page opens on: the one due last among those already due (what staff
+    look back on), else the one released last, else the first."""
+    due = [assignment for assignment in assignments if assignment.due_at <= now]
+    if due:
+        return max(due, key=lambda assignment: (assignment.due_at, assignment.pk))
     released = [assignment for assignment in assignments if assignment.release_at <= now]
     if released:
         return max(released, key=lambda assignment: (assignment.release_at, assignment.pk))
     return assignments[0] if assignments else None
-
-
-def duration_text(duration: timedelta | None) -> str:
-    """``2 d 4 h``, ``3 h 20 min``, ``1 h``, ``45 min``, ``40 s``: a span, not a time of day (no zone)."""
-    if duration is None:
-        return ""
-    seconds = round(duration.total_seconds())
-    days, hours, minutes = seconds // 86400, seconds % 86400 // 3600, seconds % 3600 // 60
-    if days:
-        return f"{days} d {hours} h" if hours else f"{days} d"
-    if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{minutes} min" if minutes else f"{seconds} s"
 
 
 def _number(value: float | None) -> str:

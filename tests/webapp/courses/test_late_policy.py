@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 
 from tests.webapp.support.course_week import DUE, hand_in
+from webapp.accounts.clock import duration
 from webapp.courses.gradebook import Gradebook
-from webapp.courses.late_policy import LatePolicy, duration, late_credit
+from webapp.courses.late_policy import LatePolicy, late_credit
 from webapp.courses.models import Assignment, Extension
 
 GRACE = timedelta(minutes=5)

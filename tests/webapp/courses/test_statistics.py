@@ -38,9 +38,10 @@ from grader.verdicts import Verdict
 from tests.webapp.support.course_week import RELEASE
 from tests.webapp.support.people import enrol, signed_in, submission_of
 from webapp import grading
+from webapp.accounts.clock import duration
 from webapp.catalog.models import Problem
 from webapp.courses.models import Assignment
-from webapp.courses.statistics import AssignmentStatistics, duration_text
+from webapp.courses.statistics import AssignmentStatistics
 from webapp.submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
@@ -209,7 +210,7 @@ def test_an_unknown_assignment_is_a_404_and_a_course_without_one_says_so(client,
 
 def test_a_span_reads_in_its_largest_units():
     spans = (40, 45 * 60, 3600, 3 * 3600 + 20 * 60, 2 * 86400 + 4 * 3600)
-    assert [duration_text(timedelta(seconds=s)) for s in spans] == ["40 s", "45 min", "1 h", "3 h 20 min", "2 d 4 h"]
+    assert [duration(timedelta(seconds=s)) for s in spans] == ["40 s", "45 min", "1 h", "3 h 20 min", "2 days 4 h"]
 
 
 def test_a_graded_notebook_keeps_its_hidden_failures_too(catalog, student):

@@ -152,6 +152,11 @@ class Assignment(models.Model):
     @property
     def late_rule(self) -> str:
         """The late policy and the grace period in one sentence, as the student reads them."""
+        return f"Late work: {self.late_terms}."
+
+    @property
+    def late_terms(self) -> str:
+        """The late policy and the grace period, for a column headed "Late work"."""
         policy = self.get_late_policy_display()
         if self.late_policy == LatePolicy.PENALTY_PER_DAY:
             policy += f", {self.penalty_percent_per_day}% a day"
@@ -160,7 +165,7 @@ class Assignment(models.Model):
             grace += "time counts as on time"
         else:
             grace = "no grace period"
-        return f"Late work: {policy}; {grace}."
+        return f"{policy}; {grace}"
 
     def scores(self, users: Sequence[User], *, times: bool = True) -> dict[int, list[ProblemScore]]:
         """Each problem's points for each of ``users``, by user id: the best of their graded

@@ -30,7 +30,7 @@ class Membership(models.Model):
 
     class Role(models.TextChoices):
         INSTRUCTOR = "instructor"  # edits the course, its assignments, roster and extensions
-        TA = "ta"  # reads every student's work and the gradebook, regrades; edits nothing
+        TA = "ta", "TA"  # reads every student's work and the gradebook, regrades; edits nothing
         STUDENT = "student"  # sees the assignments and their own work only
 
     COURSE_STAFF_ROLES = frozenset({Role.INSTRUCTOR, Role.TA})
