@@ -23,6 +23,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from webapp.accounts.models import Profile, time_zone_names
 from webapp.accounts.requests import SignedInRequest
 from webapp.catalog.models import Problem
 from webapp.courses import access
@@ -338,6 +339,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             except (InvitationUnusable, RateLimited) as exc:
                 return render(request, "courses/invitation.html", {"unusable": str(exc)}, status=410)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # The browser's zone, sent as at sign-up; one the site does not know leaves UTC,
+            # which the account page changes.
+            if request.POST.get("time_zone", "") in time_zone_names():
+                Profile.set_time_zone(user, request.POST["time_zone"])
             return redirect("courses:detail", found.course.slug)
         return render(request, "courses/invitation.html", context, status=400 if form.errors else 200)
     if not request.user.is_authenticated:

@@ -30,6 +30,7 @@ from django.utils import timezone
 from tests.webapp.support.course_tasks import run_courses_tasks
 from tests.webapp.support.people import PASSWORD
 from tests.webapp.support.running_site import free_port
+from webapp.accounts.models import Profile
 from webapp.catalog.models import Problem
 from webapp.courses.models import Course, Invitation, Membership, RosterUpload
 from webapp.courses.models.membership import JOINS_PER_HOUR
@@ -139,9 +140,11 @@ def test_an_account_the_roster_made_sets_its_password_by_the_emailed_link_and_si
     weak = student.post(link, {"new_password1": "123", "new_password2": "123"})
     assert weak.status_code == 400 and not User.objects.get(username="newbie").has_usable_password()
     chosen = "a-good-long-password-7"
-    done = student.post(link, {"new_password1": chosen, "new_password2": chosen})
+    # The page's script sends the browser's zone, as sign-up does: the account reads in it.
+    done = student.post(link, {"new_password1": chosen, "new_password2": chosen, "time_zone": "Asia/Kolkata"})
     assert done.status_code == 302 and done["Location"] == "/courses/jax-101/"
     assert student.get("/courses/jax-101/").status_code == 200  # signed in, and in the course
+    assert Profile.time_zone_of(User.objects.get(username="newbie")) == "Asia/Kolkata"
     fresh = Client()
     signed_in = fresh.post("/accounts/login/", {"username": "newbie", "password": chosen})
     assert signed_in.status_code == 302
