@@ -12,59 +12,23 @@ untimed load); it prints the median and p90 of the app's own time per response (
 
 from __future__ import annotations
 
-import argparse
 import os
-import statistics
-import tempfile
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 
-from bench.stats import p90
+from bench.course_bench import DUE, arguments, bench_course, print_timings, ta_page_timer
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=200)
-    parser.add_argument("--problems", type=int, default=10)
-    parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="jaxjudge-bench-gradebook-")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(folder) / 'db.sqlite3'}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-    import django
-
-    django.setup()
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-    from django.test import Client
-
-    from grader.problem import all_problems
-    from webapp.catalog.models import Problem
-    from webapp.courses.models import Assignment, AssignmentProblem, Course, Extension, Membership
+    args = arguments(__doc__.splitlines()[0], students=200)
+    made = bench_course(
+        "gradebook", students=args.students, problems=args.problems, sections="ABCD", late_policy="penalty_per_day"
+    )
+    from webapp.courses.models import Extension
     from webapp.submissions.models import Submission
 
-    call_command("migrate", verbosity=0)
-    for problem in all_problems()[: args.problems]:
-        Problem.install(problem)
-    problems = list(Problem.objects.all()[: args.problems])
-    if len(problems) < args.problems:
-        raise SystemExit(f"only {len(problems)} problems are installed")
-    release, due = datetime(2026, 9, 1, tzinfo=UTC), datetime(2026, 9, 8, tzinfo=UTC)
-    course = Course.objects.create(slug="bench", title="Bench")
-    assignment = Assignment.objects.create(
-        course=course, slug="week-1", title="Week 1", release_at=release, due_at=due, late_policy="penalty_per_day"
-    )
-    AssignmentProblem.objects.bulk_create(
-        AssignmentProblem(assignment=assignment, problem=problem, position=n) for n, problem in enumerate(problems)
-    )
-    students = User.objects.bulk_create(User(username=f"student{n:03d}") for n in range(args.students))
-    Membership.objects.bulk_create(
-        Membership(course=course, user=user, section="ABCD"[n % 4]) for n, user in enumerate(students)
-    )
-    course.memberships.update(joined_at=release - timedelta(days=30))  # members since before the term
     Extension.objects.bulk_create(
-        Extension(assignment=assignment, user=user, due_at=due + timedelta(days=2), reason="bench")
-        for user in students[::10]
+        Extension(assignment=made.assignment, user=user, due_at=DUE + timedelta(days=2), reason="bench")
+        for user in made.students[::10]
     )
     submissions = [
         Submission(
@@ -75,36 +39,24 @@ def main() -> None:
             status="graded",
             score=score,
             max_score=100.0,
-            handed_in_at=due + offset,
+            handed_in_at=DUE + offset,
         )
-        for user in students
-        for problem in problems
+        for user in made.students
+        for problem in made.problems
         for score, offset in ((40.0, -timedelta(days=2)), (80.0, -timedelta(hours=1)), (100.0, timedelta(hours=5)))
     ]
     Submission.objects.bulk_create(submissions, batch_size=2000)
-    ta = User.objects.create_user("ta")
-    Membership.objects.create(course=course, user=ta, role=Membership.Role.TA)
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(ta)
-
-    def app_ms(url: str) -> float:
-        response = client.get(url)
-        assert response.status_code == 200, response.status_code
-        return float(response["Server-Timing"].split("dur=")[1])
-
+    app_ms = ta_page_timer(made.course)
     print(
         f"{args.students} students x {args.problems} problems, {len(submissions)} graded Submits "
         f"({os.environ['DATABASE_URL'].split(':')[0]})"
     )
     pages = (
         ("page", "/courses/bench/gradebook/"),
-        ("by problem", f"/courses/bench/gradebook/?assignment={assignment.slug}"),
+        ("by problem", "/courses/bench/gradebook/?assignment=week-1"),
         ("csv", "/courses/bench/gradebook/?format=csv"),
     )
-    for label, url in pages:
-        app_ms(url)  # untimed: templates compiled, connections open
-        times = [app_ms(url) for _ in range(args.runs)]
-        print(f"gradebook {label:<10} app time median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms")
+    print_timings("gradebook", pages, app_ms, args.runs)
 
 
 if __name__ == "__main__":

@@ -14,15 +14,11 @@ times (after one untimed load); it prints the median and p90 of the app's own ti
 
 from __future__ import annotations
 
-import argparse
 import os
-import statistics
-import tempfile
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 from typing import Any
 
-from bench.stats import p90
+from bench.course_bench import RELEASE, arguments, bench_course, print_timings, ta_page_timer
 
 HIDDEN = (
     ("test_sums_empty", "Sums an empty array to zero.", "x: float32[0]"),
@@ -53,42 +49,12 @@ def report(slug: str, failed: set[str]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=500)
-    parser.add_argument("--problems", type=int, default=10)
-    parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="jaxjudge-bench-statistics-")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(folder) / 'db.sqlite3'}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-    import django
-
-    django.setup()
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-    from django.test import Client
-
-    from grader.problem import all_problems
+    args = arguments(__doc__.splitlines()[0], students=500)
+    made = bench_course("statistics", students=args.students, problems=args.problems)
     from webapp import grading
-    from webapp.catalog.models import Problem
-    from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership
     from webapp.submissions.models import Submission
 
-    call_command("migrate", verbosity=0)
-    for found in all_problems()[: args.problems]:
-        Problem.install(found)
-    problems = list(Problem.objects.all()[: args.problems])
-    if len(problems) < args.problems:
-        raise SystemExit(f"only {len(problems)} problems are installed")
-    release, due = datetime(2026, 9, 1, tzinfo=UTC), datetime(2026, 9, 8, tzinfo=UTC)
-    course = Course.objects.create(slug="bench", title="Bench")
-    assignment = Assignment.objects.create(course=course, slug="week-1", title="Week 1", release_at=release, due_at=due)
-    AssignmentProblem.objects.bulk_create(
-        AssignmentProblem(assignment=assignment, problem=problem, position=n) for n, problem in enumerate(problems)
-    )
-    students = User.objects.bulk_create(User(username=f"student{n:03d}") for n in range(args.students))
-    Membership.objects.bulk_create(Membership(course=course, user=user) for user in students)
-    course.memberships.update(joined_at=release - timedelta(days=30))  # members since before the term
+    problems, students = made.problems, made.students
     # Most of the class meets the empty array first, then the dtype, then is accepted; every
     # third student never is (the empty array, then every shape too).
     solved: tuple[set[str], ...] = ({"test_sums_empty"}, {"test_keeps_dtype"}, set())
@@ -108,7 +74,7 @@ def main() -> None:
     for number, user in enumerate(students):
         who = "unsolved" if number % 3 == 0 else "solved"
         for problem in problems:
-            start = release + timedelta(hours=number % 48)
+            start = RELEASE + timedelta(hours=number % 48)
             submissions.append(
                 Submission(user=user, problem=problem, kind="run", code="x", status="graded", verdict="accepted",
                            report=visible_only, handed_in_at=start)
@@ -131,28 +97,18 @@ def main() -> None:
                     )
                 )
     Submission.objects.bulk_create(submissions, batch_size=2000)
-    ta = User.objects.create_user("ta")
-    Membership.objects.create(course=course, user=ta, role=Membership.Role.TA)
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(ta)
-
-    def app_ms(url: str) -> float:
-        response = client.get(url)
-        assert response.status_code == 200, response.status_code
-        return float(response["Server-Timing"].split("dur=")[1])
+    app_ms = ta_page_timer(made.course)
 
     submits = sum(submission.kind == "submit" for submission in submissions)
     print(
         f"{args.students} students x {args.problems} problems, {submits} graded Submits and "
         f"{len(submissions) - submits} Runs ({os.environ['DATABASE_URL'].split(':')[0]})"
     )
-    for label, url in (
+    pages = (
         ("page", "/courses/bench/gradebook/statistics/"),
         ("csv", "/courses/bench/gradebook/statistics/?format=csv"),
-    ):
-        app_ms(url)  # untimed: templates compiled, connections open
-        times = [app_ms(url) for _ in range(args.runs)]
-        print(f"statistics {label:<4} app time median {statistics.median(times):.1f} ms, p90 {p90(times):.1f} ms")
+    )
+    print_timings("statistics", pages, app_ms, args.runs)
 
 
 if __name__ == "__main__":

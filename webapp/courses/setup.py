@@ -123,6 +123,11 @@ def student_of(course: Course, username: str) -> Membership:
     return found
 
 
+def assignment_shown(request: SignedInRequest, course: Course) -> Assignment | None:
+    """The assignment the gradebook was showing (``?assignment=``), else the first the form lists."""
+    return course.assignments.filter(slug=request.GET.get("assignment", "")).first() or course.assignments.first()
+
+
 def back_to_gradebook(course: Course, assignment: Assignment) -> str:
     """The gradebook, with the assignment just changed shown problem by problem."""
     return reverse("courses:gradebook", args=(course.slug,)) + f"?assignment={assignment.slug}"
@@ -134,9 +139,8 @@ def extension(request: SignedInRequest, slug: str, username: str) -> HttpRespons
     member = student_of(course, username)
     student: User = member.user
     initial: dict[str, Any] = {}
-    # The assignment the gradebook was showing, else the one the form's list starts with: its due
-    # time (or the student's extension of it) is where a new one starts from.
-    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first() or course.assignments.first()
+    # The due time (or the student's extension of it) is where a new one starts from.
+    chosen = assignment_shown(request, course)
     if chosen is not None:
         initial["assignment"] = chosen
         current = chosen.extensions.filter(user=student).first()
@@ -165,9 +169,7 @@ def override(request: SignedInRequest, slug: str, username: str) -> HttpResponse
     member = student_of(course, username)
     student: User = member.user
     initial: dict[str, Any] = {}
-    # The assignment the gradebook was showing, else the one the form's list starts with: its due
-    # time (or the student's extension of it) is where a new one starts from.
-    chosen = course.assignments.filter(slug=request.GET.get("assignment", "")).first() or course.assignments.first()
+    chosen = assignment_shown(request, course)
     if chosen is not None:
         initial["item"] = chosen.items.first()
     form = OverrideForm(sent(request), initial=initial, course=course, student=student, by=request.user)
