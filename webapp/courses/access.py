@@ -123,8 +123,8 @@ TABLE: tuple[Row, ...] = (
         platform="receives its students' totals, for the linked course only"),
     row(GRADEBOOK, ta="reads", instructor="reads", site_staff="reads (admin)"),
     row(ROSTER, student="accepts an invitation sent to them", ta="reads the students, in the gradebook",
-        instructor="reads, invites (CSV, invite link), withdraws, on its pages and in the admin; never renames or "
-        "takes over an account",
+        instructor="reads, invites (CSV, invite link), withdraws, makes a student a TA and back, on its pages and in "
+        "the admin; never renames or takes over an account",
         site_staff="reads, withdraws invitations (admin)",
         platform="its members join the linked course (launch, Names and Roles); its roles count there only"),
     row(EXTENSION, student="reads their own due time", ta="reads",
@@ -181,6 +181,7 @@ VIEWS: dict[str, str | None] = {
     "courses:roster_upload_resume": ROSTER,
     "courses:invitation": None,  # a capability link: whoever holds the emailed token (test_enrolment.py)
     "courses:invitation_resend": ROSTER,
+    "courses:member_role": ROSTER,
     "courses:join": ROSTER,
     "courses:regrade": REGRADE,
     "courses:regrade_progress": REGRADE,

@@ -22,6 +22,7 @@ urlpatterns = [
     path("<slug:slug>/roster/uploads/<int:pk>/", views.roster_upload, name="roster_upload"),
     path("<slug:slug>/roster/uploads/<int:pk>/resume/", views.roster_upload_resume, name="roster_upload_resume"),
     path("<slug:slug>/roster/invitations/<int:pk>/resend/", views.invitation_resend, name="invitation_resend"),
+    path("<slug:slug>/roster/members/<str:username>/role/", views.member_role, name="member_role"),
     path("<slug:slug>/regrade/", views.regrade, name="regrade"),
     path("<slug:slug>/regrades/<int:pk>/", views.regrade_progress, name="regrade_progress"),
     path("<slug:slug>/submissions/<int:pk>/", views.submission_detail, name="submission"),

@@ -309,6 +309,21 @@ def roster_upload_resume(request: SignedInRequest, slug: str, pk: int) -> HttpRe
 
 @login_required
 @require_POST
+def member_role(request: SignedInRequest, slug: str, username: str) -> HttpResponse:
+    """An instructor makes a student of the course a TA, or a TA a student (``role``)."""
+    course = course_for_its_instructors(request, slug)
+    member = get_object_or_404(course.memberships.select_related("user"), user__username=username)
+    try:
+        course.set_role(member, request.POST.get("role", ""), by=request.user)
+    except ValueError as exc:
+        back = {"back_url": reverse("courses:roster", args=(course.slug,)), "back_label": "Back to the roster"}
+        return render(request, "courses/refused.html", {"course": course, "message": str(exc), **back}, status=400)
+    messages.success(request, f"{username} is now a {member.get_role_display()} of the course.")
+    return redirect(reverse("courses:roster", args=(course.slug,)) + "#members")
+
+
+@login_required
+@require_POST
 def invitation_resend(request: SignedInRequest, slug: str, pk: int) -> HttpResponse:
     """Email an invitation again, with a new link (the old one stops working)."""
     course = course_for_its_instructors(request, slug)

@@ -221,6 +221,7 @@ def test_every_course_view_that_takes_an_id_is_closed_to_another_course_s_studen
             f"/courses/jax-201/roster/invitations/{invitation.pk}/resend/",
             f"/courses/jax-101/roster/invitations/{own_invitation.pk}/resend/",
         ],
+        "member_role": ["/courses/jax-201/roster/members/eve/role/", "/courses/jax-101/roster/members/ada/role/"],
         "edit": ["/courses/jax-201/edit/", "/courses/jax-101/edit/"],
         "assignment_create": ["/courses/jax-201/assignments/new/", "/courses/jax-101/assignments/new/"],
         "assignment_edit": ["/courses/jax-201/final/edit/", "/courses/jax-101/week-1/edit/"],

@@ -127,3 +127,32 @@ def test_the_invite_link_lets_a_signed_in_visitor_join_as_a_student(client, cour
     assert response.status_code == 302 and response["Location"] == "/courses/jax-101/"
     assert course.membership_of(eve).role == Membership.Role.STUDENT
     assert client.get("/courses/jax-101/").status_code == 200
+
+
+def test_an_instructor_makes_a_student_a_ta_and_back_on_the_roster_page_and_nothing_else(
+    client, course, owner, ta, course_student
+):
+    client.force_login(owner)
+    roster = "/courses/jax-101/roster/"
+    page = client.get(roster).content.decode()
+    assert f'aria-label="Make {course_student.username} a TA"' in page
+    assert f"Make {owner.username} a" not in page  # no button for oneself, nor for an instructor
+    made = client.post(f"{roster}members/{course_student.username}/role/", {"role": "ta"}, follow=True)
+    assert f"{course_student.username} is now a TA of the course." in made.content.decode()
+    assert course.membership_of(course_student).role == Membership.Role.TA
+    client.post(f"{roster}members/{course_student.username}/role/", {"role": "student"})
+    assert course.membership_of(course_student).role == Membership.Role.STUDENT
+    # Refused, saying why, and nothing changes: an instructor's role, one's own, a role not offered.
+    for username, role, why in (
+        (owner.username, "ta", "You cannot change your own role."),
+        (ta.username, "instructor", "A member can be made a student or a TA here."),
+    ):
+        refused = client.post(f"{roster}members/{username}/role/", {"role": role})
+        assert refused.status_code == 400 and why in refused.content.decode()
+    assert course.membership_of(owner).role == Membership.Role.INSTRUCTOR
+    assert course.membership_of(ta).role == Membership.Role.TA
+    assert client.post(f"{roster}members/nobody/role/", {"role": "ta"}).status_code == 404
+    # A TA reads the students in the gradebook but changes no one's role.
+    client.force_login(ta)
+    assert client.post(f"{roster}members/{course_student.username}/role/", {"role": "ta"}).status_code == 403
+    assert course.membership_of(course_student).role == Membership.Role.STUDENT

@@ -148,6 +148,9 @@ CASES: dict[str, list[Case]] = {
     "courses:invitation_resend": [
         Case("post", lambda w: f"/courses/jax-101/roster/invitations/{invitation(w).pk}/resend/", INSTRUCTORS)
     ],
+    "courses:member_role": [
+        Case("post", lambda w: "/courses/jax-101/roster/members/ada/role/", INSTRUCTORS, lambda w: {"role": "ta"})
+    ],
     # Joining by the invite link: anyone signed in who has the link (it is the course's to share).
     "courses:join": [Case("get", lambda w: f"/courses/join/{w.course.invite_code}/", SIGNED_IN)],
 }

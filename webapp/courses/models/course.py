@@ -124,6 +124,20 @@ class Course(models.Model):
                 membership, _ = Membership.objects.get_or_create(course=self, user=user)
         return membership
 
+    def set_role(self, member: Membership, role: str, *, by: User) -> None:
+        """An instructor makes a student a TA or a TA a student. Raises ``ValueError`` saying why
+        for anything else: instructors are made by the site (``manage.py instructor``, course
+        creation, an LTI launch), and nobody changes their own role."""
+        if role not in (Membership.Role.STUDENT, Membership.Role.TA):
+            raise ValueError("A member can be made a student or a TA here.")
+        if member.user_id == by.pk:
+            raise ValueError("You cannot change your own role.")
+        if member.role == Membership.Role.INSTRUCTOR:
+            raise ValueError(f"{member.user.username} is an instructor of the course; that role is not changed here.")
+        if member.role != role:
+            member.role = role
+            member.save(update_fields=["role"])
+
     def sections(self) -> list[str]:
         students = self.memberships.filter(role=Membership.Role.STUDENT).exclude(section="")
         return sorted(set(students.values_list("section", flat=True)))
