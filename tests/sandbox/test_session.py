@@ -267,7 +267,8 @@ def test_without_cgroups_memory_is_capped_by_an_rlimit_jax_tolerates(monkeypatch
             while True:
                 blocks.append(bytearray(256 * 2**20))
         """
-    limits = SandboxLimits(memory_bytes=512 * 2**20)
+    # Time enough for JAX's import and a compile on a busy machine: the limit tried here is memory's.
+    limits = SandboxLimits(memory_bytes=512 * 2**20, call_seconds=90.0, wall_seconds=240.0)
     with SandboxSession(BwrapBackend(), limits) as session:
         assert session.cgroup is None and session.info["memory_limit"] == "rlimit"
         session.request(protocol.LOAD, source=textwrap.dedent(source), filename="s.py")

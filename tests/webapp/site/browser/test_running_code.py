@@ -128,7 +128,8 @@ def aot_compiled_sum(x):
 """
 
 
-DATE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+# To the second, in the reader's zone and saying which ("2026-11-28 11:17:33 UTC", "... CET", "... UTC+05:30").
+DATE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (UTC|[A-Z]{2,5}|UTC[+-]\d\d:\d\d)$")
 
 
 def test_the_console_keeps_code_and_result_on_one_screen_and_the_result_across_a_reload(
