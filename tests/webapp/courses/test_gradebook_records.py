@@ -97,7 +97,7 @@ def test_an_existing_account_joins_with_the_roster_s_record_and_the_gradebook_sh
     assert "Countess" not in page and "gamer.example" not in page
 
     roster_page = signed_in(owner).get("/courses/jax-101/roster/").content.decode()
-    members = roster_page[roster_page.index("<h2>Members</h2>") :]
+    members = roster_page[roster_page.index('<h2 id="members">Members</h2>') :]
     ada_member = members[members.index("<td>ada</td>") : members.index("</tr>", members.index("<td>ada</td>"))]
     for shown in ("Ada Lovelace", "ada.lovelace@school.example", "S-1815", '<td data-label="Section">A</td>'):
         assert shown in ada_member
