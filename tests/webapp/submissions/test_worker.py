@@ -83,8 +83,14 @@ def test_a_worker_killed_mid_grade_loses_nothing_and_the_submission_gets_one_ver
         assert any("starting it again" in line for line in site.lines), "the supervisor replaced the worker"
 
         # One verdict: the killed attempt's task was failed, the second one succeeded, nothing else ran.
-        tasks = DBTaskResult.objects.filter(args_kwargs__args__0=submission.pk).order_by("enqueued_at")
-        assert [t.status for t in tasks] == [TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL]
+        def task_statuses() -> list[str]:
+            tasks = DBTaskResult.objects.filter(args_kwargs__args__0=submission.pk).order_by("enqueued_at")
+            return [task.status for task in tasks]
+
+        # The worker writes its task's row once the grading function has returned, a moment after
+        # the verdict it wrote: wait for that row, then read what every task came to.
+        wait_for(lambda: TaskResultStatus.RUNNING not in task_statuses(), 30, "the second task's row to be written")
+        assert task_statuses() == [TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL]
         assert Progress.objects.get(user=student).solved_at is not None
     finally:
         site.stop()
