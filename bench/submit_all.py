@@ -1,6 +1,7 @@
 """A warm Submit of every problem, right and wrong, and where its time goes.
 
 Run: .venv/bin/python -m bench.submit_all [--runs 3] [--problem SLUG ...] [--write-table] [--same-source]
+     .venv/bin/python -m bench.submit_all --first-vs-third [--problem SLUG ...] [--no-warm-up]
 
 As the site grades: JAX already imported in this process (a worker's), a pool whose sandbox
 has imported JAX and is ready before each Submit. For every problem it grades the reference
@@ -20,6 +21,13 @@ as it is every time, as a regrade does.
   "reference" is the JAX compilation of the reference's answers.
 
 ``--write-table`` puts the table in docs/speed.md between its ``submit-all`` markers.
+
+``--first-vs-third``: instead, as a worker just started meets its students. This process starts
+as the site's worker does (``grader.handed_in.warm_up``: the harness imported, the pool's sandbox
+ready, and the problems warmed, unless ``--no-warm-up``), then Submits the reference of every
+problem three times, each a new edit, through the site's own call (``grade_text``), and prints
+the first and the third Submit, their ratio and the harness's share of each, with the machine's
+state (load, CPUs, one compile's time) before and after.
 """
 
 from __future__ import annotations
@@ -27,12 +35,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+import os
 import re
 import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.grade_latency import compile_milliseconds
 from bench.latency import HarnessCompileClock
 from bench.stats import add_problem_arguments
 from grader.harness import enable_compilation_cache, grade_submission
@@ -168,9 +178,84 @@ def write_table(table: str) -> None:
     SPEED_PAGE.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text))
 
 
+def machine_state() -> str:
+    """What moves every figure here: the load, the cores this process may use, and the time of
+    one fixed compile in a fresh process (``bench.grade_latency``'s calibration)."""
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    cores = len(os.sched_getaffinity(0))
+    compile_ms = compile_milliseconds()
+    return f"load average {load}; {cores} CPUs of {os.cpu_count()}; one XLA compile of jnp.sum {compile_ms:.1f} ms"
+
+
+FIRST_VS_THIRD_HEADER = (
+    "| problem | first Submit | third Submit | first/third | harness s (first) | harness share (first) "
+    "| harness s (third) | harness share (third) |\n|---|" + "---:|" * 7
+)
+
+
+def first_vs_third(slugs: list[str], *, warm: bool) -> None:
+    """The first and the third Submit of every problem, in this process, started as a worker is."""
+    from grader.handed_in import grade_text, warm_up
+
+    print(f"machine: {machine_state()}", flush=True)
+    started = time.perf_counter()
+    enable_compilation_cache()
+    clock = HarnessCompileClock()
+    warmed = warm_up("cpu", slugs if warm else [])
+    print(f"worker start: {time.perf_counter() - started:.1f} s, {len(warmed)} problems warmed", flush=True)
+    print(FIRST_VS_THIRD_HEADER, flush=True)
+    ratios, shares = {}, {}
+    for slug in slugs:
+        problem = load_problem(slug)
+        pool_kind_ready(problem)
+        source = read_submission(problem.reference_solution)
+        timings = []
+        for _ in range(3):
+            edit = next_edit(source)
+            pool_kind_ready(problem)  # as in a worker between submissions
+            before = clock.seconds
+            begun = time.perf_counter()
+            report = grade_text(slug, edit.text, filename="solution.py", include_hidden=True)
+            timings.append(Timing.of(report, time.perf_counter() - begun, clock.seconds - before))
+        assert all(timing.verdict == "accepted" for timing in timings), (slug, timings)
+        first, third = timings[0], timings[2]
+        ratios[slug] = first.seconds / third.seconds
+        shares[slug] = max(first.harness / first.seconds, third.harness / third.seconds)
+        print(
+            f"| {slug} | {first.seconds:.2f} s | {third.seconds:.2f} s | {ratios[slug]:.2f}× "
+            f"| {first.harness:.2f} | {first.harness / first.seconds:.0%} "
+            f"| {third.harness:.2f} | {third.harness / third.seconds:.0%} |",
+            flush=True,
+        )
+    worst_ratio = max(ratios, key=ratios.__getitem__)
+    worst_share = max(shares, key=shares.__getitem__)
+    print(
+        f"\nfirst/third at most {ratios[worst_ratio]:.2f}× ({worst_ratio}); over 1.3×: "
+        f"{sum(r > 1.3 for r in ratios.values())} of {len(ratios)}. Harness share at most "
+        f"{shares[worst_share]:.0%} ({worst_share}); over 35%: "
+        f"{sum(share > 0.35 for share in shares.values())} of {len(shares)}."
+    )
+    print(f"machine: {machine_state()}", flush=True)
+
+
+def pool_kind_ready(problem: Problem) -> None:
+    """Wait for the site's pool of this problem's kind to have its sandbox ready."""
+    from grader.pools import PoolKind, sandbox_pool
+
+    sandbox_pool(PoolKind(device=problem.sandbox_device)).wait_ready()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_problem_arguments(parser, runs=3)
+    parser.add_argument(
+        "--first-vs-third",
+        action="store_true",
+        help="instead: the first and third Submit of each problem on a worker just started (see above)",
+    )
+    parser.add_argument(
+        "--no-warm-up", action="store_true", help="with --first-vs-third: start the worker without warming problems"
+    )
     parser.add_argument("--write-table", action="store_true", help="put the table in docs/speed.md")
     parser.add_argument(
         "--same-source",
@@ -178,6 +263,9 @@ def main() -> None:
         help="grade the very same source every time (its examples repeat: what the harness remembers answers)",
     )
     args = parser.parse_args()
+    if args.first_vs_third:
+        first_vs_third(args.problem, warm=not args.no_warm_up)
+        return
 
     enable_compilation_cache()
     clock = HarnessCompileClock()
