@@ -1,4 +1,14 @@
-"""Reference solution: jax.lax.switch runs only the expert that mode picks, under jit and grad alike."""
+"""Reference solution: jax.lax.switch runs only the expert that mode picks, under jit and grad alike.
+
+jax.lax.switch takes the traced mode as the index of a tuple of functions and lowers to an XLA conditional,
+which decides at run time which branch to execute: the three experts not chosen cost nothing, and XLA's cost
+analysis counts the conditional as its costliest branch only. The weight matrix is taken out of w with the
+traced mode as well, which is a cheap dynamic slice. A jnp.where, or a one-hot weighted sum, would give the
+same values for good inputs but only after computing all four experts. Reverse mode is a conditional too: only
+the chosen expert is differentiated, so the infinite slope of log or sqrt at zero in an expert that was not
+chosen never meets a zero cotangent and never turns the gradient into NaN. Since mode is traced and not
+static, one compiled program serves all four experts without tracing again.
+"""
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,13 @@
-"""Reference solution: pad on the host with -inf (max's identity) up to the next power of two,
-and run jnp.max compiled ahead of time once per (bucket, dtype), kept in a module-level dict."""
+"""Reference solution: pad on the host with -inf to a power of two; one AOT jnp.max per (bucket, dtype).
+
+An executable compiled ahead of time is bound to one shape and dtype, and every eager jnp operation or jitted
+call compiles once per new shape, so the only way to serve a thousand lengths within the budget is to make
+many lengths look alike. Rounding each length up to a power of two gives eleven buckets, and the dict at
+module level keyed by (bucket, dtype) compiles each pair the first time it is met and never again. The padding
+is done with NumPy on the host, which compiles nothing, and the padding value is -inf, the one value that can
+never beat a real element (a vector of only -inf still has -inf as its maximum). The max over the padded
+vector is therefore exactly jnp.max(x), computed by a program XLA built before the call that needs it.
+"""
 
 import jax
 import jax.numpy as jnp

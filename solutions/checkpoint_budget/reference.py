@@ -1,5 +1,14 @@
-"""Reference solution: a scan over blocks of 8 layers, each block checkpointed, so the backward pass stores
-only the 8 block boundaries and recomputes one block's 8 activations at a time."""
+"""Reference solution: a scan over checkpointed blocks of 8 layers; the backward pass stores only block boundaries.
+
+Reverse mode keeps what the backward pass needs from the forward one, and for a plain scan that is every
+layer's activations, far more than the budget allows. jax.checkpoint (remat) trades memory for compute: a
+checkpointed function saves only its inputs, and its intermediates are recomputed during the backward pass
+when they are needed. Checkpointing blocks of 8 layers inside an outer lax.scan stores the 8 activations at
+the block boundaries, then rebuilds one block's 8 inner activations at a time while going backward, so the
+peak is about two square roots of 64 activations instead of 64. The outer loop must be a scan, not a Python
+loop, so that the recomputation stays inside the backward loop, and with no policy nothing inside a block is
+saved. The values and gradients are unchanged, because remat changes what is stored, never what is computed.
+"""
 
 import jax
 import jax.numpy as jnp

@@ -1,4 +1,13 @@
-"""Reference solution: a jax.custom_vjp whose value is x and whose backward pass clips the cotangent."""
+"""Reference solution: a jax.custom_vjp whose value is x and whose backward pass clips the cotangent.
+
+jax.custom_vjp lets a function say what reverse mode does with it instead of having JAX differentiate its
+body. The forward rule returns x unchanged and keeps no residuals, since the backward rule needs nothing from
+the forward pass. The backward rule receives the incoming cotangent and returns it clipped elementwise to
+[-limit, limit], which is exactly the gradient the problem asks for, in the cotangent's own dtype. limit is
+marked non-differentiable with nondiff_argnums, so it reaches the backward rule as a plain value and gets no
+cotangent of its own. Because the rule is attached to the function, it applies wherever the function is used:
+under grad, value_and_grad, jit and vmap alike.
+"""
 
 import functools
 

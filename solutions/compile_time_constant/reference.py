@@ -1,6 +1,13 @@
-"""Reference solution: the cosine table depends only on N and the dtype, so it is computed
-while JAX traces, inside jax.ensure_compile_time_eval, in float32 and rounded once to x's
-dtype: the jaxpr holds it as one constant, and only the product with x is staged."""
+"""Reference solution: a cosine table computed while tracing, in float32, rounded once to x's dtype.
+
+Under tracing, jnp operations on values that are known are normally staged into the jaxpr too, so a table
+built with jnp would be recomputed (iota, multiplies, cos) on every call. Inside jax.ensure_compile_time_eval
+the same operations run eagerly during tracing instead, and since the table depends only on N, which the
+static shape gives, the result is a concrete array that the jaxpr holds as one constant. The angles are
+computed in float32 and the whole table is rounded to x's dtype before the block ends, because angles rounded
+to 16 bits give wrong cosines and a cast after the block would be staged as a convert_element_type. What
+remains in the jaxpr is the single dot_general of x with the table, which is exactly the transform.
+"""
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,13 @@
-"""Reference solution: lax.scan with a static length of steps, carrying x alone and emitting
-nothing, under the same jax.jit with steps static."""
+"""Reference solution: lax.scan with a static length of steps, carrying x alone, under the same jax.jit.
+
+Reverse mode has to replay a loop backwards, which needs the number of iterations and the values each one saw.
+A lax.while_loop supports forward mode only, because its trip count is decided at run time and JAX cannot
+store an unknown number of residuals, hence the ValueError under jax.grad. lax.scan with length=steps has a
+trip count known while tracing, since steps is static, so JAX can differentiate it: the forward pass stores
+one carry per step and the backward pass is another scan that runs in reverse. The body is traced once
+whatever steps is, so the program does not grow with the number of steps (a Python for loop would unroll every
+step into it), and carrying x alone with no emitted outputs returns exactly the state after steps updates.
+"""
 
 import functools
 

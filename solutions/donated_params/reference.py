@@ -1,7 +1,14 @@
-"""Reference solution: the moving average gets buffers of its own before the first step (one
-jitted copy of the whole dict), so that sgd_step, which donates the parameters it is given, never
-deletes an array the loop still reads. The average is then updated by a jitted function that
-donates the old average, and only it."""
+"""Reference solution: the average gets buffers of its own before the first step; only the old average is donated.
+
+Donating an argument to a jitted function lets XLA write the outputs into its buffers, and JAX then marks the
+donated arrays as deleted, so any later read of them raises. In the starter the average starts as the very
+same arrays as the parameters, so the first sgd_step deletes what the average still holds. The fix is to give
+the average real copies of every leaf before the loop (a copy of the dict alone would hold the same arrays),
+after which sgd_step may keep donating the parameters, which nothing reads afterwards. The average's own
+update is jitted too and donates the old average, the one array that is finished with at that point, never the
+new parameters the next step still needs. Both programs then update their state in place, and the values are
+those of the plain loop.
+"""
 
 import functools
 

@@ -1,7 +1,13 @@
-"""Reference solution: compare the two calls part by part, in the order of the contract, from
-their descriptions alone. The pytree structure (container types, dict keys as a set, where
-None sits), then the static value (same type and equal), then each pair of leaves as JAX
-types them: Python floats and ints are weakly typed 0-d values, Python bools are strong."""
+"""Reference solution: compare the two calls part by part, in the contract's order, from their descriptions alone.
+
+jit looks a call up in its cache by the pytree structure of the arguments, the static arguments (their type as
+well as their value, since 2, 2.0 and True compare equal in Python) and the abstract value of every leaf: its
+shape, its dtype and its weak type. The reference rebuilds that key without running JAX. The structure keeps
+container types and where None sits, and takes dict keys in sorted order, since JAX flattens a dict by its
+sorted keys. Each leaf becomes a (shape, dtype, weak) triple, where a Python float or int is a weakly typed
+0-d float32 or int32 and a Python bool a strong bool. The parts are then compared over all the leaves, in the
+order the contract gives, and only when none differs does the second call reuse the first trace.
+"""
 
 import re
 

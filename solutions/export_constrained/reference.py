@@ -1,5 +1,14 @@
-"""Reference solution: n and k made in one scope with the constraint n >= k, the jitted
-window_residual exported for float32[n] and float32[k], serialized with its first-order VJP."""
+"""Reference solution: n and k in one scope with n >= k; the jitted function exported and serialized with its VJP.
+
+Shape polymorphism lets one export serve every length: a symbolic dimension stands for any size, and JAX must
+prove, while tracing, every fact about shapes the program relies on. window_residual slices n - k + 1 windows,
+which only makes sense when n >= k, so that fact is declared as a constraint of the scope in which both
+dimensions are made. Making n and k in one symbolic_shape call puts them in the same scope, and the constraint
+lets the shape checker see that the slice and the window sums have the same symbolic length; dimensions from
+two scopes cannot be compared at all. n >= k is exactly the valid range, where a strict n > k would refuse a
+filter as long as the signal. serialize(vjp_order=1) also exports the first-order VJP, so that the
+deserialized function can be differentiated without the Python source.
+"""
 
 import jax
 import jax.numpy as jnp

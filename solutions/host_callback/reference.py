@@ -1,6 +1,14 @@
-"""Reference solution: jax.pure_callback of the NumPy dense rank, declared as an int32 array of the
-argument's shape, with vmap_method="sequential": the host function ranks a whole array, so under
-jax.vmap it must be called once per example, never on the whole batch."""
+"""Reference solution: jax.pure_callback of the NumPy dense rank, declared int32 of x's shape, mapped sequentially.
+
+NumPy needs concrete arrays, but under jit the argument is a tracer, so the host function has to be called
+from inside the compiled program, and jax.pure_callback does that: at run time it hands the host function real
+arrays and takes back its result. JAX cannot run the host code while tracing, so the result's shape and dtype
+are declared beforehand with a ShapeDtypeStruct, and the host side must return exactly that: int32, since
+np.unique's indices are 64-bit and 64-bit types are off. The callback is declared pure, which lets JAX drop it
+when nothing uses its result and batch it under vmap. vmap_method="sequential" calls the host function once
+per example, because a dense rank of a whole batch counts values across examples, while each example must be
+ranked among its own elements only.
+"""
 
 import jax
 import jax.numpy as jnp

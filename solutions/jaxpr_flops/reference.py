@@ -1,9 +1,14 @@
-"""Reference solution: an interpreter over the jaxpr's equations. Values live in an environment
-keyed by variables (literals carry their own value); a jit equation runs its inner jaxpr, a cond
-equation runs the branch its index picks, a scan equation is bound as it is and counts its body's
-FLOPs (walked without values) once per iteration; every other equation is bound as it is.
-FLOPs: one per result element for add, sub, mul and div, and 2 x result elements x contracted
-size for dot_general."""
+"""Reference solution: an interpreter over the jaxpr's equations that binds each one and counts its FLOPs.
+
+A jaxpr is a small program: each equation applies a primitive to variables (or literals, which carry their own
+value) and defines new variables, so evaluating it is a walk that keeps an environment from variables to
+values. Binding an equation's primitive with its params runs it on concrete operands, exactly as JAX would.
+Equations that hold jaxprs are opened where the count depends on what runs: a jit equation's inner jaxpr is
+evaluated in turn, and a cond equation evaluates only the branch its index selects, so the branch not taken is
+never counted. A scan is bound whole for its values, and its body is counted once per iteration by a walk over
+shapes alone, since its count needs no values. The FLOP rules read only static shapes (the result's elements,
+and the contracted sides of a dot_general), which the avals of the equation's variables hold.
+"""
 
 import math
 

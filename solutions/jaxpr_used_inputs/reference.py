@@ -1,7 +1,14 @@
-"""Reference solution: walk the top-level equations backwards from the outputs. A variable is
-needed when an output is it, or when it feeds an equation one of whose results is needed; an
-equation counts as one step whatever it holds (a jit, cond or scan body is not opened).
-Literals are constants, never needed; an input is used when it ends up needed."""
+"""Reference solution: walk the top-level equations backwards from the outputs, marking what they depend on.
+
+A jaxpr is in order: every variable is defined before it is used, so going through the equations from the last
+to the first sees each result's users before the result's own equation. The set of needed variables starts
+from the outputs, and whenever an equation defines a needed variable, all of its operands become needed too.
+That is a liveness analysis, the same idea JAX's dead code elimination rests on, here with each equation
+treated as a unit, so a jit, cond or scan body is not opened. Literals are constants that no input can flow
+into, so they are skipped, and an input is used exactly when it ends up in the needed set. One answer per
+invar, in order, matches the jaxpr's own view of the arguments, where a pytree argument has one invar per
+leaf.
+"""
 
 import jax
 from jax.extend.core import Literal

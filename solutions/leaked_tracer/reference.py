@@ -1,6 +1,14 @@
-"""Reference solution: the jitted step returns the loss beside the new weights, as an auxiliary
-output, and a plain Python train_step keeps that concrete loss (an array, never a tracer) in the
-history after every call, whether or not the call traced."""
+"""Reference solution: the jitted step returns the loss beside the new weights; a plain Python train_step logs it.
+
+Under jax.jit, the Python body runs only while tracing, with tracers in place of arrays, so appending the loss
+to a list from inside it stores a tracer, once, and that tracer is invalid as soon as tracing ends: reading it
+later raises UnexpectedTracerError. A jitted function can only hand values back through its outputs (or a
+callback), so the reference returns the loss as a second output of the compiled step, computed once with
+jax.value_and_grad together with the gradient. The Python wrapper train_step runs outside jit and receives a
+concrete array on every call, whether that call traced or used the cached program, and appends it to the
+history. The step stays one compiled program, traced once per new signature, and the loss logged is the loss
+of the weights each call was given.
+"""
 
 import jax
 import jax.numpy as jnp
