@@ -1,9 +1,16 @@
-"""Reference solution: two caches, walked in step order. In memory, each function object keeps
-the executables of the input types it has been called on; a restart ends the process and
-every object with it. On disk, an entry is keyed by what JAX lowered: the module's name
-(jit_ and the function's __name__, so every lambda shares one), its operations and constants
-(the body) and the input type. The threshold decides only whether a compile is written:
-entries already on disk are read whatever it is. Nothing is traced or run to find it."""
+"""Reference solution: two caches walked in step order, jit's in memory per function object and the directory on disk.
+
+A jitted function first looks in its own in-memory cache, which belongs to that function object and is keyed
+by the input type: a call seen before runs the executable it holds, and a new definition or a restart starts
+with an empty one. On a miss, JAX traces and lowers the function and looks the program up in the persistent
+cache, whose key hashes what was lowered: the module's name (jit_ followed by the function's __name__, so
+every lambda is jit__lambda), its operations and constants, and the input type, together with settings that
+never change here. So the same code under the same name is found again on disk even in a new process, while
+another body, another name or another input type is not. The threshold min_compile_time_secs only decides
+whether a fresh compile is written, and these programs compile in far less than a second, so only a threshold
+of 0 writes; reads happen whatever it is. The reference keeps those three sets and answers without tracing or
+running anything.
+"""
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

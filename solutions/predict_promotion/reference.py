@@ -1,7 +1,14 @@
-"""Reference solution: JAX's promotion table for `a + b` with 64-bit mode off, written out as
-data (read off what jnp.add gives). Arrays are strongly typed; Python floats and ints are weakly
-typed and take the other operand's dtype where it is of their kind or wider; a Python bool is a
-strong bool. A weakly typed result is named by its dtype alone. Nothing of JAX is run."""
+"""Reference solution: each operand reduced to one of eleven kinds, and the result read from a table of kind pairs.
+
+JAX promotes types on a lattice of its own, not NumPy's: the result of a binary operation is the least upper
+bound of the two operand types, and 64-bit mode being off, a 64-bit result is held in its 32-bit type. Python
+ints and floats are weakly typed: they sit at the bottom of their branch of the lattice, so they take the type
+of an array of their own kind (float16 + 1.5 is float16, int8 + 3 is int8), while a weak float meeting an
+integer or bool array gives the default float32 and a weak int meeting a bool array gives int32. A Python bool
+is not weak: it is the strong bool type. Since the answer depends only on the two kinds (nine array dtypes, a
+weak int and a weak float), the reference parses each description into its kind and reads the name from an
+eleven by eleven table taken from JAX's promotion table, with no shape and no JAX call involved.
+"""
 
 import re
 

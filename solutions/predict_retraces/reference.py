@@ -1,6 +1,12 @@
-"""Reference solution: one trace per distinct cache key. A call's key is its argument's shape,
-dtype and weak type: Python floats and ints are weakly typed 0-d values, Python bools and
-arrays are not. Nothing is traced or run to find it."""
+"""Reference solution: the cache key (dtype, shape, weak type) of each described call; count distinct keys.
+
+jax.jit traces f the first time it meets a new cache key and reuses the trace for every later call with the
+same key, whatever the values. For one array argument the key is its abstract value: the shape, the dtype and
+whether it is weakly typed. A Python float or int is passed as a 0-d weakly typed float32 or int32 value,
+which jit keys apart from a strong 0-d array of the same dtype, while a Python bool is a strong bool[] and
+shares the entry of a bool[] array. The number of traces is therefore the number of distinct keys among the
+calls, which the reference counts from the descriptions alone, never building an argument or running JAX.
+"""
 
 import re
 
