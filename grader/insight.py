@@ -2,15 +2,18 @@
 
 - ``calls``: per call of the visible tests, the traces, lowerings and XLA compiles it caused,
   with the seconds spent compiling (XLA), staging (tracing and lowering) and the rest
-  (running); of hidden tests only how many calls they made (their inputs are not the
+  (running); ``visible_totals``, the headline, is the sum of every visible call's row (see
+  ``call_table``); of hidden tests only how many calls they made (their inputs are not the
   student's to see, nor anything the sandbox says of them).
 - ``artifacts``: for the first input a visible test gave the entry point, its jaxpr, the
   StableHLO of its lowering and the compiled executable's cost analysis (FLOPs, bytes), made
   in the sandbox; for an entry point that compiles for itself, its own newest executable.
 - ``reference``: the same artifacts for the reference solution, made here in the harness
   (trusted code), only once the submission is accepted.
-- ``warnings``: what JAX users get wrong, said plainly, from the counts of all calls; ``notes``:
-  what may be meant but is worth knowing (a compile per value of a Python number).
+- ``warnings``: what JAX users get wrong, said plainly; ``notes``: what may be meant but is
+  worth knowing (a compile per value of a Python number). Both look for their pattern in all
+  calls and quote the counts of the visible calls only, those the headline and table count;
+  a note that would tell the student to jit what the tests jit themselves is not given.
 
 Everything from the sandbox is checked, capped and made printable here, once.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import re
 import types
 from collections import defaultdict
 from collections.abc import Iterator
@@ -34,7 +38,10 @@ from grader.submission_exceptions import RaisedBySubmission
 from sandbox import protocol
 from sandbox.stages import describe_stages
 
-INSIGHT_SCHEMA = 1
+# 2: one count for the headline, the table and the notes, all of the visible calls: ``setup_s``
+# (tracing, lowering and compiling) and ``op_by_op`` per row, ``quiet_run_s``, ``more_calls``
+# (the busy calls past ``MAX_LISTED_CALLS``), and notes that quote visible counts only.
+INSIGHT_SCHEMA = 2
 MAX_LISTED_CALLS = 40
 MAX_TEXT = protocol.MAX_INSIGHT_TEXT
 SOURCES = ("entry_point", "own_executable")
@@ -77,23 +84,22 @@ def collect(
 
     Of the hidden tests, only how many calls they made: the sandbox's own counts and times for
     them could carry what it saw of their inputs (a float of seconds holds many bits). The
-    warnings and notes do look at hidden calls, which is where most patterns show: each is a
-    fixed sentence with a count, a bit or two, no more than the outcome of a hidden test says.
+    warnings and notes do look at hidden calls to find a pattern, which is where most patterns
+    show, but every number they quote is of the visible calls, the same the headline and the
+    table count: of hidden calls a note is a fixed sentence, a bit or two, no more than the
+    outcome of a hidden test says.
     """
     calls = list(proxy.calls)
     hidden_from = proxy.hidden_from if proxy.hidden_from is not None else len(calls)
     visible = calls[:hidden_from]
+    jitted_at_load = bool(proxy.load_events.jit)
     insight: dict[str, Any] = {
         "schema": INSIGHT_SCHEMA,
         "load": _timing(proxy.load_events),
-        # A call in which JAX did nothing (plain Python, or a cached executable run in no time)
-        # is not a row: the table is about what JAX did. How many were left out is said.
-        "calls": [_call_row(call) for call in visible[:MAX_LISTED_CALLS] if _did_something(call.events)],
-        "quiet_calls": sum(not _did_something(call.events) for call in visible[:MAX_LISTED_CALLS]),
-        "visible_totals": _totals(visible),
+        **call_table([_call_row(call, jitted_at_load=jitted_at_load) for call in visible]),
         "hidden_totals": {"calls": len(calls) - len(visible)},
-        "warnings": warnings_for(calls),
-        "notes": notes_for(calls, parameter_names(reference), jitted_at_load=bool(proxy.load_events.jit)),
+        "warnings": warnings_for(calls, visible=len(visible)),
+        "notes": notes_for(calls, parameter_names(reference), jitted_at_load=jitted_at_load, visible=len(visible)),
     }
     if proxy.first_visible_call is not None:
         name, args, kwargs = proxy.first_visible_call
@@ -113,82 +119,207 @@ def _timing(events: JaxEvents) -> dict[str, Any]:
         "compiles": events.backend_compile_events,
         "compile_s": round(events.compile_seconds, 4),
         "staging_s": round(events.staging_seconds, 4),
+        # What a student reads as "time compiling": tracing, lowering and XLA's compile, all
+        # of what JAX spent before the program could run.
+        "setup_s": round(events.compile_seconds + events.staging_seconds, 4),
         "run_s": round(run, 4),
         "total_s": round(events.seconds, 4),
     }
 
 
-def _did_something(events: JaxEvents) -> bool:
-    return bool(events.trace_events or events.lowering_events or events.backend_compile_events)
+COUNTED = ("traces", "lowerings", "compiles")
+TIMED = ("compile_s", "staging_s", "setup_s", "run_s", "total_s")
 
 
-def _call_row(call: CallRecord) -> dict[str, Any]:
-    return {"call": call.name, "inputs": describe_signature(call.inputs), **_timing(call.events)}
+def call_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The visible calls' rows as the panel shows them, with the totals its headline says.
+
+    Every figure is a sum of these very rows: the headline's (``visible_totals``) of all of
+    them, the table's of those listed, of those past ``MAX_LISTED_CALLS`` (``more_calls``) and
+    of the calls in which JAX did nothing (``quiet_calls``, ``quiet_run_s``). The three parts
+    add up to the headline, so that they cannot disagree.
+    """
+    # A call in which JAX did nothing (plain Python, or a cached executable run) is not a row:
+    # the table is about what JAX did. How many were left out is said, and their seconds.
+    busy = [row for row in rows if any(row[key] for key in COUNTED)]
+    quiet = [row for row in rows if not any(row[key] for key in COUNTED)]
+    table: dict[str, Any] = {
+        "calls": busy[:MAX_LISTED_CALLS],
+        "quiet_calls": len(quiet),
+        "quiet_run_s": _sum(quiet)["run_s"],
+        "visible_totals": _sum(rows),
+    }
+    if len(busy) > MAX_LISTED_CALLS:
+        table["more_calls"] = _sum(busy[MAX_LISTED_CALLS:])
+    return table
 
 
-def _totals(calls: list[CallRecord]) -> dict[str, Any]:
-    return {"calls": len(calls), **_timing(sum((call.events for call in calls), JaxEvents()))}
+def _sum(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, Any] = {"calls": len(rows)}
+    total.update({key: sum(row[key] for row in rows) for key in COUNTED})
+    total.update({key: round(sum(row[key] for row in rows), 4) for key in TIMED})
+    return total
 
 
-def warnings_for(calls: list[CallRecord]) -> list[str]:
-    """Plain words for the patterns that cost JAX users most, from what the calls caused."""
+def _call_row(call: CallRecord, *, jitted_at_load: bool = False) -> dict[str, Any]:
+    # More than one program for one call outside any jax.jit: its operations compiled one by
+    # one, which is why a single call can count several traces and compiles.
+    transforms = transforms_of(call.name)
+    op_by_op = (
+        call.events.backend_compile_events > 1
+        and transforms is not None
+        and "jit" not in transforms
+        and not jitted_at_load
+        and not call.events.jit
+        and not call.events.lower
+    )
+    return {"call": call.name, "inputs": describe_signature(call.inputs), **_timing(call.events), "op_by_op": op_by_op}
+
+
+def transforms_of(label: str) -> tuple[str, ...] | None:
+    """The JAX transformations the harness applied to an entry point, innermost first, read from
+    a call's label (``jax.jit(jax.vmap(f))`` gives ``("vmap", "jit")``; ``f`` gives ``()``);
+    None for a call of anything else (a handle, the insight). The labels are the harness's own
+    (``SubmissionProxy.transformed``), never the sandbox's."""
+    applied: list[str] = []
+    while not label.isidentifier():
+        match = _TRANSFORMED.fullmatch(label)
+        if match is None:
+            return None
+        applied.append(match["transform"])
+        label = match["inner"]
+    return tuple(reversed(applied))
+
+
+_TRANSFORMED = re.compile(r"jax\.(?P<transform>[a-z_]+)\((?P<inner>.+)\)")
+
+
+def jitted_by_harness(calls: list[CallRecord]) -> set[str]:
+    """The entry points the tests themselves put under ``jax.jit`` (``jax.jit(f)``, or a jit
+    around a transformation of ``f``): whether the student's own code jits them is theirs to
+    choose, and no note should nudge them to."""
+    found = set()
+    for call in calls:
+        transforms = transforms_of(call.name)
+        if transforms and "jit" in transforms:
+            found.add(_entry_point_of(call.name))
+    return found
+
+
+def _entry_point_of(label: str) -> str:
+    while (match := _TRANSFORMED.fullmatch(label)) is not None:
+        label = match["inner"]
+    return label
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _retraced(made: list[CallRecord]) -> list[CallRecord]:
+    """The calls traced again for the very inputs (shapes, dtypes and Python numbers) seen before."""
+    seen: set[tuple[Any, ...]] = set()
+    retraced: list[CallRecord] = []
+    for call in made:
+        key = (call.inputs, call.scalars)
+        if call.events.trace_events and not call.events.lower and key in seen:
+            retraced.append(call)
+        seen.add(key)
+    return retraced
+
+
+def warnings_for(calls: list[CallRecord], *, visible: int | None = None) -> list[str]:
+    """Plain words for the patterns that cost JAX users most, from what the calls caused.
+
+    A pattern is looked for in all ``calls``; the numbers said are of the first ``visible``
+    (the visible tests', all of them when None), which the headline and the table count too.
+    """
     found: list[str] = []
+    shown = _entry_point_calls(calls if visible is None else calls[:visible])
     for name, made in _entry_point_calls(calls).items():
+        mine = shown.get(name, [])
         # jax.jit applied anew in every call: each jitted function starts with an empty cache.
         # (Not for code that lowers explicitly: compiling ahead of time per call is its point.)
         jitting = [call for call in made if call.events.jit and call.events.trace_events and not call.events.lower]
         if len(jitting) >= REPEATS_WORTH_A_WARNING and len(jitting) == len(made):
+            where = (
+                f"each of its {_plural(len(mine), 'call')} from the visible tests"
+                if mine
+                else "each of its calls from the hidden tests"
+            )
             found.append(
-                f"{name} called jax.jit in each of its {len(made)} calls and was traced every time: "
+                f"{name} called jax.jit in {where} and was traced every time: "
                 "create the jitted function once, outside the function (or the loop) that calls it."
             )
             continue
-        # Traced again for the very inputs (shapes, dtypes and Python numbers) it had seen.
-        seen: set[tuple[Any, ...]] = set()
-        retraced: list[CallRecord] = []
-        for call in made:
-            key = (call.inputs, call.scalars)
-            if call.events.trace_events and not call.events.lower and key in seen:
-                retraced.append(call)
-            seen.add(key)
-        if len(retraced) >= REPEATS_WORTH_A_WARNING:
+        if len(_retraced(made)) >= REPEATS_WORTH_A_WARNING:
+            again = _retraced(mine)
+            told = (
+                f"{_plural(len(again), 'time')} in the visible tests' calls, for inputs it had already seen "
+                f"({describe_signature(again[0].inputs)})"
+                if again
+                else "in the hidden tests' calls, for inputs it had already seen"
+            )
             found.append(
-                f"{name} was traced again {len(retraced)} times for inputs it had already seen "
-                f"({describe_signature(retraced[0].inputs)}): JAX's cache missed. Is a jax.jit "
+                f"{name} was traced again {told}: JAX's cache missed. Is a jax.jit "
                 "made inside your function, or does a Python value it depends on change?"
             )
     return found
 
 
 def notes_for(
-    calls: list[CallRecord], parameters: dict[str, list[str]] | None = None, *, jitted_at_load: bool = False
+    calls: list[CallRecord],
+    parameters: dict[str, list[str]] | None = None,
+    *,
+    jitted_at_load: bool = False,
+    visible: int | None = None,
 ) -> list[str]:
     """What is worth knowing but may well be meant: a function never jitted, whose operations
     each compiled on their own; a compile per value of a Python number.
 
     ``parameters``: the entry points' parameter names (the reference's), to name the argument
     whose values changed; without them it is told by its position. ``jitted_at_load``: the
-    code called ``jax.jit`` when it loaded (a decorated function, say), so no call is "not jitted".
+    code called ``jax.jit`` when it loaded (a decorated function, say), so no call is "not
+    jitted"; nor is a function the tests put under ``jax.jit`` themselves (``jitted_by_harness``).
+    A pattern is looked for in all ``calls``; the numbers said are of the first ``visible``
+    (the visible tests', all of them when None), the same calls the headline and table count.
     """
     found: list[str] = []
+    jitted_by_tests = jitted_by_harness(calls)
+    shown = _entry_point_calls(calls if visible is None else calls[:visible])
     for name, made in _entry_point_calls(calls).items():
+        mine = shown.get(name, [])
         # No jax.jit anywhere: every jnp operation ran as a program of its own.
         eager = [call for call in made if not call.events.jit and not call.events.lower]
         programs = sum(call.events.backend_compile_events for call in eager)
-        if not jitted_at_load and len(eager) == len(made) and programs >= EAGER_PROGRAMS_WORTH_A_NOTE:
+        if (
+            not jitted_at_load
+            and name not in jitted_by_tests
+            and len(eager) == len(made)
+            and programs >= EAGER_PROGRAMS_WORTH_A_NOTE
+        ):
+            compiled = sum(call.events.backend_compile_events for call in mine)
+            told = (
+                f"compiled {_plural(compiled, 'small program')} for it in its "
+                f"{_plural(len(mine), 'call')} from the visible tests"
+                if mine
+                else "compiled small programs for it in the hidden tests' calls"
+            )
             found.append(
-                f"{name} is not jitted: JAX ran each jnp operation on its own and compiled {programs} small "
-                f"programs for it in {len(made)} calls (one per operation and input shape). Under jax.jit the "
-                "whole function becomes one program per input shape, which XLA can fuse."
+                f"{name} is not jitted: JAX ran each jnp operation on its own and {told} (one per "
+                "operation and input shape). Under jax.jit the whole function becomes one program per "
+                "input shape, which XLA can fuse."
             )
         values = {call.scalars for call in made if call.scalars and call.events.backend_compile_events}
         if len(values) >= VALUES_WORTH_A_WARNING:
             places = sorted({where for value in values for where, _ in value}, key=lambda w: (not w.isdigit(), w))
             changing = [where for where in places if len({dict(value).get(where) for value in values}) > 1]
             names = [_argument_name((parameters or {}).get(name, []), where) for where in changing or places]
+            count = len({call.scalars for call in mine if call.scalars and call.events.backend_compile_events})
+            told = f"{_plural(count, 'value')} in the visible tests' calls" if count else "in the hidden tests' calls"
             found.append(
                 f"{name} was compiled for each new value of {' and '.join(names)} "
-                f"({len(values)} values): JAX specializes the program to the Python numbers it is "
+                f"({told}): JAX specializes the program to the Python numbers it is "
                 "given (a static argument). Right when they seldom change; for a value that changes "
                 "often, pass it as an array and loop with jax.lax.fori_loop."
             )
