@@ -73,9 +73,9 @@ def warm_up(device: str = "cpu", slugs: Sequence[str] = (), *, budget_s: float =
     """Make this process ready to grade, as a worker starting does; the slugs it warmed.
 
     Imports the harness (JAX, pytest, hypothesis: seconds, paid once), starts the pool's
-    sandbox, then warms each problem of ``slugs`` (in order, while ``budget_s`` lasts) by
-    grading its reference solution once, its report dropped: the reference is loaded, its
-    executables compiled (or read from JAX's disk cache), its answers to the fixed tests
+    sandbox, then warms each problem of ``slugs`` whose sandboxes run on ``device`` (in order,
+    while ``budget_s`` lasts) by grading its reference solution once, its report dropped: the
+    reference is loaded, its executables compiled (or read from JAX's disk cache), its answers to the fixed tests
     remembered (or read from the harness's disk cache, ``grader.reference``), and JAX's and
     hypothesis's first-use work done, so that a student's first Submit costs what the next one
     does. Only trusted code runs in the harness for it; the reference runs in a sandbox of the
@@ -91,7 +91,7 @@ def warm_up(device: str = "cpu", slugs: Sequence[str] = (), *, budget_s: float =
             logger.info("warm-up: out of time after %d problems; the rest warm on their first Submit", len(_warmed))
             break
         try:
-            _warm_problem(slug)
+            _warm_problem(slug, device)
         except Exception:  # a problem the harness cannot grade must not stop the worker from starting
             logger.exception("warm-up: could not warm %s", slug)
     # What start-up made (JAX's and the harness's modules, the warmed caches) lives as long as
@@ -102,11 +102,13 @@ def warm_up(device: str = "cpu", slugs: Sequence[str] = (), *, budget_s: float =
     return list(_warmed)
 
 
-def _warm_problem(slug: str) -> None:
+def _warm_problem(slug: str, device: str) -> None:
     from grader.harness import grade_submission
     from grader.source import read_submission
 
     problem = load_problem(slug)
+    if problem.sandbox_device != device:
+        return  # another device's workers warm it
     source = read_submission(problem.reference_solution)
     pool = sandbox_pool(PoolKind(device=problem.sandbox_device))
     pool.wait_ready()

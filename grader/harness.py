@@ -38,7 +38,7 @@ from grader.plugin import (
 )
 from grader.problem import REPO_ROOT, Problem
 from grader.proxy import RaisedBySubmission, SubmissionProxy, SubmissionUnavailable, TamperingDetected
-from grader.reference import ReferenceSolution, load_reference
+from grader.reference import ReferenceSolution, flush_answers, load_reference
 from grader.report import Report, TestResult
 from grader.seeding import example_seed, grading_secret
 from grader.source import SubmissionSource
@@ -290,6 +290,7 @@ def run_tests(
         finally:
             proxy.anticipate = None
             _forget_modules_under(folder)
+            flush_answers()
     return plugin
 
 

@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from grader.autograde import AutogradeUsageError, Graded, autograde, one_line, summary_table
-from grader.handed_in import Stoppable, grade_text, report_without_verdict
-from grader.pools import PoolKind, close_pools, sandbox_pool, unenforced_limits
+from grader.handed_in import Stoppable, grade_text, report_without_verdict, warmed_problems
+from grader.handed_in import warm_up as warm_up_grader
+from grader.pools import close_pools, unenforced_limits
 from grader.problem import (
     DEVICES,
     DIFFICULTIES,
     SECTIONS,
+    Explanation,
+    KnownWrong,
     Problem,
     ProblemError,
     all_problems,
@@ -40,7 +43,9 @@ __all__ = [
     "DIFFICULTIES",
     "SECTIONS",
     "AutogradeUsageError",
+    "Explanation",
     "Graded",
+    "KnownWrong",
     "Problem",
     "Stoppable",
     "SubmissionInputError",
@@ -55,6 +60,7 @@ __all__ = [
     "spreadsheet_row",
     "summary_table",
     "unenforced_limits",
+    "warmed_problems",
     "write_gradebook",
 ]
 
@@ -130,6 +136,13 @@ def reference_solution_text(slug: str) -> str:
     return load_problem(slug).reference_solution.read_text()
 
 
+def written_editorial(slug: str) -> tuple[Explanation, list[KnownWrong]]:
+    """What the editorial says in words: why the reference works (its docstring), and the mistake
+    and verdict of each known-wrong solution (their docstrings and expect lines; never their code)."""
+    problem = load_problem(slug)
+    return problem.explanation(), problem.known_wrong()
+
+
 def student_notebook(slug: str, *, student: str, code: str | None = None) -> str:
     """The problem as a notebook to download (no hidden tests), as JSON text.
 
@@ -159,12 +172,14 @@ ALLOW_UNENFORCED_LIMITS_HELP = (
 )
 
 
-def warm_up(device: str = "cpu") -> None:
-    """Import the grader and start this process's sandboxes, so the first grading is fast."""
-    import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
+def warm_up(device: str = "cpu", slugs: Sequence[str] = ()) -> list[str]:
+    """Import the grader, start this process's sandboxes and warm the problems ``slugs`` (those of
+    ``device``: each graded once with its reference, ``grader.handed_in.warm_up``), so that the
+    first Submit of each is as fast as the next; the slugs warmed.
 
-    # Notebooks (staff's, for regrading) are rare: their pool starts on demand.
-    sandbox_pool(PoolKind(device=device)).wait_ready()
+    Notebooks (staff's, for regrading) are rare: their pool starts on demand.
+    """
+    return warm_up_grader(device, slugs)
 
 
 def grade_code(

@@ -1,9 +1,11 @@
+import os
 import threading
 import types
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from grader.portable_function import PortableFunction
 from grader.reference import TRIAL_ANTICIPATIONS, ReferenceSolution, input_key
@@ -236,3 +238,127 @@ def test_answers_never_asked_for_stop_being_anticipated():
         answering.anticipate("square", (), (float(value),), {})()
         assert answering.square(float(value)) == value * value
     assert len(asked) == 12  # each worked out once, in the thread, and asked for
+
+
+COUNTING_REFERENCE = """
+import jax.numpy as jnp
+
+CALLS = []
+
+
+def positive_sum(x):
+    CALLS.append(1)
+    return jnp.sum(jnp.where(x > 0, x, jnp.zeros((), dtype=x.dtype)))
+"""
+
+
+def staged_problem(folder, reference_text: str):
+    """positive_sum with a reference of ``reference_text``, installed under ``folder``."""
+    import shutil
+
+    from grader.problem import load_problem, problems_dir
+
+    (folder / "solutions" / "positive_sum").mkdir(parents=True, exist_ok=True)
+    (folder / "solutions" / "positive_sum" / "reference.py").write_text(reference_text)
+    shutil.copy(problems_dir() / "positive_sum.ipynb", folder / "positive_sum.ipynb")
+    return load_problem(folder / "positive_sum.ipynb", solutions_root=folder / "solutions")
+
+
+def restart(store_directory) -> None:
+    """What a worker restarted has lost: everything in memory; the disk stays."""
+    import grader.reference as memory
+
+    memory.flush_answers()
+    memory.forget_store()
+    for kept in (memory._expected, memory._modules, memory._transformed, memory._unasked):
+        kept.clear()
+    assert os.environ[memory.STORE_VARIABLE] == str(store_directory)
+
+
+def answers_after_restart(tmp_path, monkeypatch, reference_text: str, x) -> tuple[object, list[int]]:
+    from grader.reference import load_reference
+
+    restart(tmp_path / "store")
+    module = load_reference(staged_problem(tmp_path, reference_text))
+    return ReferenceSolution(module).positive_sum(x), module.CALLS
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    from grader.reference import STORE_VARIABLE, forget_store
+
+    monkeypatch.setenv(STORE_VARIABLE, str(tmp_path / "store"))
+    forget_store()
+    yield tmp_path / "store"
+    forget_store()
+
+
+def test_a_reference_answer_survives_a_restart(tmp_path, monkeypatch, store):
+    x = jnp.array([1.0, -2.0, 3.0])
+    answer, calls = answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    assert calls == [1] and float(answer) == 4.0
+    again, calls = answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    assert calls == [] and float(again) == 4.0  # from disk: the new process's reference never ran
+    assert again.dtype == answer.dtype and again.weak_type == answer.weak_type
+    other, calls = answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, jnp.array([1.0, -2.0, 5.0]))
+    assert calls == [1] and float(other) == 6.0  # another input is computed
+
+
+def test_a_changed_reference_never_reads_the_old_answer(tmp_path, monkeypatch, store):
+    x = jnp.array([1.0, -2.0, 3.0])
+    answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    changed = COUNTING_REFERENCE.replace("x > 0", "x > 1")  # the problem's text changed
+    answer, calls = answers_after_restart(tmp_path, monkeypatch, changed, x)
+    assert calls == [1] and float(answer) == 3.0
+
+
+def test_another_jax_never_reads_the_old_answer(tmp_path, monkeypatch, store):
+    import grader.reference as memory
+
+    x = jnp.array([1.0, -2.0, 3.0])
+    answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    monkeypatch.setattr(memory, "environment", lambda: ("another", "jax", jax.__version__ + ".post1"))
+    _, calls = answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    assert calls == [1]
+
+
+def test_an_entry_not_signed_with_the_grading_secret_is_never_read(tmp_path, monkeypatch, store):
+    import pickle
+    import sqlite3
+
+    x = jnp.array([1.0, -2.0, 3.0])
+    answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    restart(store)  # its answer written
+    with sqlite3.connect(store / "answers.sqlite3") as database:
+        assert database.execute("UPDATE answers SET value = ?", (pickle.dumps(99.0),)).rowcount == 1
+    answer, calls = answers_after_restart(tmp_path, monkeypatch, COUNTING_REFERENCE, x)
+    assert calls == [1] and float(answer) == 4.0
+
+
+def test_remembered_answers_survive_a_restart_until_the_test_file_changes(tmp_path, store):
+    reference = ReferenceSolution(counting_module("remembered_on_disk")[0])
+    helper = helper_in_file(tmp_path, COUNTING_HELPER, "truth")
+    helper(None, (1.0, 2.0), np.dtype("int8"))
+    assert helper.runs == [1]
+    restart(store)
+    again = helper_in_file(tmp_path, COUNTING_HELPER, "truth")
+    assert again(None, (1.0, 2.0), np.dtype("int8")) == [2.0, 4.0, "int8"] and again.runs == []
+    # A reference that is not named by its file's text is this process's only: never on disk.
+    again(reference, (1.0,), np.dtype("int8"))
+    restart(store)
+    after = helper_in_file(tmp_path, COUNTING_HELPER, "truth")
+    after(reference, (1.0,), np.dtype("int8"))
+    assert after.runs == [1]
+    changed = helper_in_file(tmp_path, COUNTING_HELPER + "\n# the hidden tests changed\n", "truth")
+    changed(None, (1.0, 2.0), np.dtype("int8"))
+    assert changed.runs == [1]
+
+
+def test_a_reference_is_imported_once_per_text_of_its_file(tmp_path, store):
+    from grader.reference import load_reference
+
+    problem = staged_problem(tmp_path, COUNTING_REFERENCE)
+    first = load_reference(problem)
+    assert load_reference(problem) is first
+    staged_problem(tmp_path, COUNTING_REFERENCE + "\n# edited\n")
+    assert load_reference(problem) is not first  # the file's new text

@@ -130,3 +130,55 @@ def test_cgroups_are_usable_here_and_the_probe_leaves_nothing_behind():
     before = set((CGROUP_ROOT / PARENT_NAME).glob("sandbox-*"))
     assert cgroups_usable()  # this machine's tests run as root, with cgroup v2
     assert set((CGROUP_ROOT / PARENT_NAME).glob("sandbox-*")) == before
+
+
+def assign(course, slug: str, problems: list[str], *, released_days: float, due_days: float):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from webapp.courses.models import Assignment, AssignmentProblem
+
+    now = timezone.now()
+    assignment = Assignment.objects.create(
+        course=course,
+        slug=slug,
+        title=slug,
+        release_at=now + timedelta(days=released_days),
+        due_at=now + timedelta(days=due_days),
+    )
+    for position, problem in enumerate(problems):
+        AssignmentProblem.objects.create(
+            assignment=assignment, problem=Problem.objects.get(slug=problem), position=position
+        )
+    return assignment
+
+
+def test_a_worker_warms_the_open_assignments_problems_then_the_most_used(catalog, course, student):
+    from webapp.submissions.management.commands.worker import problems_to_warm
+
+    assign(course, "later", ["compile_for", "batched_dot"], released_days=-1, due_days=5)
+    assign(course, "sooner", ["count_traces"], released_days=-2, due_days=1)
+    assign(course, "closed", ["scan_cumsum"], released_days=-9, due_days=-1)
+    assign(course, "unreleased", ["static_power"], released_days=1, due_days=9)
+    for slug, times in (("stable_softplus", 3), ("compile_for", 5), ("positive_sum", 1)):
+        for _ in range(times):
+            Submission.objects.create(user=student, problem=Problem.objects.get(slug=slug), kind="submit", code="")
+    assert problems_to_warm(most_used=2) == ["count_traces", "batched_dot", "compile_for", "stable_softplus"]
+
+
+@pytest.mark.slow
+def test_a_worker_just_started_has_its_open_assignments_problems_warmed(catalog, course, sandboxes):
+    from django.core.management import call_command
+
+    from grader.reference import loaded_references
+    from webapp import grading
+
+    assign(course, "open", ["aot_compiled_sum"], released_days=-1, due_days=1)
+    assign(course, "closed", ["jaxpr_primitives"], released_days=-9, due_days=-1)
+    call_command("worker", "--max-tasks", "0", "--allow-unenforced-limits")
+    # Warmed: graded once with its reference in this process, which keeps that reference and
+    # its answers; the closed assignment's problem was not.
+    assert "aot_compiled_sum" in grading.warmed_problems()
+    assert "aot_compiled_sum" in loaded_references()
+    assert "jaxpr_primitives" not in grading.warmed_problems()

@@ -3,6 +3,10 @@
 A worker takes tasks with django-tasks-db's worker loop, grades each in a warm sandbox of
 its own pool, and every few seconds gives another attempt to any submission whose worker
 has gone silent (killed, or its machine lost), so that no submission is ever dropped.
+
+Before taking its first task it warms the problems students are about to Submit
+(``problems_to_warm``: those of the assignments open now, then the catalog's most used
+lately), so that a worker just (re)started answers their first Submit as fast as the next.
 """
 
 from __future__ import annotations
@@ -10,19 +14,49 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError, connection
+from django.db.models import Count, Min, Q
+from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker as TaskLoop
 
 from webapp import grading
+from webapp.catalog.models import Problem
 from webapp.submissions import liveness
 from webapp.submissions.models import Worker
 from webapp.submissions.models.worker import requeue_stalled
 
 logger = logging.getLogger(__name__)
+
+# Besides the open assignments' problems, the catalog's most Submitted over this window.
+MOST_USED_PROBLEMS = 5
+MOST_USED_WINDOW = timedelta(days=14)
+
+
+def problems_to_warm(most_used: int = MOST_USED_PROBLEMS) -> list[str]:
+    """The problems a worker warms as it starts, in order: those of the assignments released
+    and not yet due (the soonest due first), then the ``most_used`` problems with the most
+    submissions over ``MOST_USED_WINDOW``."""
+    now = timezone.now()
+    open_now = Q(assignments__release_at__lte=now, assignments__due_at__gte=now)
+    assigned = (
+        Problem.objects.filter(open_now)
+        .annotate(due=Min("assignments__due_at", filter=open_now))
+        .order_by("due", "slug")
+        .values_list("slug", flat=True)
+    )
+    recent = Q(submissions__created_at__gte=now - MOST_USED_WINDOW)
+    used = (
+        Problem.objects.annotate(uses=Count("submissions", filter=recent))
+        .filter(uses__gt=0)
+        .order_by("-uses", "slug")
+        .values_list("slug", flat=True)[:most_used]
+    )
+    return list(dict.fromkeys([*assigned, *used]))
 
 
 class Command(BaseCommand):
@@ -55,7 +89,9 @@ class Command(BaseCommand):
         device = "gpu" if queue == "gpu" else "cpu"
         self.check_limits_are_enforced(device, allowed_not_to=allow_unenforced_limits)
         worker_id = liveness.WORKER_NAME[:64]  # the task library's limit
-        grading.warm_up(device)
+        warmed = grading.warm_up(device, problems_to_warm())
+        if warmed:
+            logger.info("warmed %d problems: %s", len(warmed), ", ".join(warmed))
         stop = threading.Event()
         reaper = threading.Thread(target=self.take_back_stalled, args=(stop,), name="reaper", daemon=True)
         reaper.start()
