@@ -69,7 +69,13 @@ def report_without_verdict(problem: str, message: str, tests: list[dict[str, Any
     return {**shape.to_dict(), "verdict": "", "score": None, "max_score": None, "tests": tests}
 
 
-def warm_up(device: str = "cpu", slugs: Sequence[str] = (), *, budget_s: float = 180.0) -> list[str]:
+def warm_up(
+    device: str = "cpu",
+    slugs: Sequence[str] = (),
+    *,
+    budget_s: float = 180.0,
+    work_waiting: Callable[[], bool] | None = None,
+) -> list[str]:
     """Make this process ready to grade, as a worker starting does; the slugs it warmed.
 
     Imports the harness (JAX, pytest, hypothesis: seconds, paid once), starts the pool's
@@ -80,15 +86,16 @@ def warm_up(device: str = "cpu", slugs: Sequence[str] = (), *, budget_s: float =
     hypothesis's first-use work done, so that a student's first Submit costs what the next one
     does. Only trusted code runs in the harness for it; the reference runs in a sandbox of the
     pool as any submission does. A problem that fails to warm is logged and skipped: a worker
-    grades without it.
+    grades without it. ``work_waiting``, asked before each problem: when it holds, warming
+    stops there, so that a student's Submit never waits for problems nobody has asked for.
     """
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
 
     sandbox_pool(PoolKind(device=device)).wait_ready()
     deadline = time.monotonic() + budget_s
     for slug in slugs:
-        if time.monotonic() > deadline:
-            logger.info("warm-up: out of time after %d problems; the rest warm on their first Submit", len(_warmed))
+        if time.monotonic() > deadline or (work_waiting is not None and work_waiting()):
+            logger.info("warm-up: stopped after %d problems; the rest warm on their first Submit", len(_warmed))
             break
         try:
             _warm_problem(slug, device)

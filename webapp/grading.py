@@ -172,14 +172,17 @@ ALLOW_UNENFORCED_LIMITS_HELP = (
 )
 
 
-def warm_up(device: str = "cpu", slugs: Sequence[str] = ()) -> list[str]:
+def warm_up(
+    device: str = "cpu", slugs: Sequence[str] = (), *, work_waiting: Callable[[], bool] | None = None
+) -> list[str]:
     """Import the grader, start this process's sandboxes and warm the problems ``slugs`` (those of
     ``device``: each graded once with its reference, ``grader.handed_in.warm_up``), so that the
-    first Submit of each is as fast as the next; the slugs warmed.
+    first Submit of each is as fast as the next; the slugs warmed. Warming stops as soon as
+    ``work_waiting()`` holds (a submission queued meanwhile).
 
     Notebooks (staff's, for regrading) are rare: their pool starts on demand.
     """
-    return warm_up_grader(device, slugs)
+    return warm_up_grader(device, slugs, work_waiting=work_waiting)
 
 
 def grade_code(

@@ -1,6 +1,7 @@
 import os
 import threading
 import types
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -275,7 +276,7 @@ def restart(store_directory) -> None:
     assert os.environ[memory.STORE_VARIABLE] == str(store_directory)
 
 
-def answers_after_restart(tmp_path, monkeypatch, reference_text: str, x) -> tuple[object, list[int]]:
+def answers_after_restart(tmp_path, monkeypatch, reference_text: str, x) -> tuple[Any, list[int]]:
     from grader.reference import load_reference
 
     restart(tmp_path / "store")

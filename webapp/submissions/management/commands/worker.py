@@ -23,6 +23,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker as TaskLoop
+from django_tasks_db.models import DBTaskResult
 
 from webapp import grading
 from webapp.catalog.models import Problem
@@ -89,7 +90,8 @@ class Command(BaseCommand):
         device = "gpu" if queue == "gpu" else "cpu"
         self.check_limits_are_enforced(device, allowed_not_to=allow_unenforced_limits)
         worker_id = liveness.WORKER_NAME[:64]  # the task library's limit
-        warmed = grading.warm_up(device, problems_to_warm())
+        waiting = DBTaskResult.objects.ready().filter(queue_name=queue)
+        warmed = grading.warm_up(device, problems_to_warm(), work_waiting=waiting.exists)
         if warmed:
             logger.info("warmed %d problems: %s", len(warmed), ", ".join(warmed))
         stop = threading.Event()
