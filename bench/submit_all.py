@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+import math
 import os
 import re
 import statistics
@@ -201,7 +202,7 @@ def first_vs_third(slugs: list[str], *, warm: bool) -> None:
     started = time.perf_counter()
     enable_compilation_cache()
     clock = HarnessCompileClock()
-    warmed = warm_up("cpu", slugs if warm else [])
+    warmed = warm_up("cpu", slugs if warm else [], budget_s=math.inf)  # every problem, as if all were assigned
     print(f"worker start: {time.perf_counter() - started:.1f} s, {len(warmed)} problems warmed", flush=True)
     print(FIRST_VS_THIRD_HEADER, flush=True)
     ratios, shares = {}, {}
