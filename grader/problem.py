@@ -15,6 +15,7 @@ The ``## Problem`` section ends with the contract, a list of three items: ``**In
 
 from __future__ import annotations
 
+import ast
 import copy
 import os
 import re
@@ -35,6 +36,7 @@ from grader.problem_metadata import (
     MetadataReader,
     ProblemError,
 )
+from grader.verdicts import Verdict
 from sandbox.host.backends import SandboxLimits
 from sandbox.protocol import MAX_CPU_DEVICES
 
@@ -42,6 +44,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CELL_TAGS = frozenset({"example", "starter", "tests", "hidden-tests", "hint"})
 REQUIRED_SECTIONS = ("Why this matters", "Worked mini-example", "Common pitfalls", "Problem")
 CONTRACT_ITEMS = ("Input", "Returns", "Checked")
+
+
+# A known-wrong solution's "# expect: VERDICT" line, or "VERDICT or VERDICT" where which of two limits a
+# solution breaks first depends on the machine (memory reclaimed near the limit can outlast the time limit).
+EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+(?:\s+or\s+\w+)*)\s*$", re.MULTILINE)
 
 
 class ReferenceSolutionError(Exception):
@@ -64,6 +71,31 @@ class WorkedExample:
     cell: int
     source: str
     printed: str
+
+
+@dataclass(frozen=True)
+class KnownWrong:
+    """A known-wrong solution as the editorial lists it, never its code: its file's stem, the
+    mistake it makes (its docstring's first paragraph, on one line; empty if it has none) and the
+    verdicts its ``# expect:`` line allows (empty: any but accepted)."""
+
+    name: str
+    mistake: str
+    verdicts: frozenset[Verdict]
+
+    @property
+    def verdict_label(self) -> str:
+        """The verdict as the site names it ("Wrong answer"), or "Rejected" where any will do."""
+        return " or ".join(verdict.label for verdict in sorted(self.verdicts)) or "Rejected"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What the reference's module docstring says: its summary (the first paragraph, a line), and
+    the paragraphs after it, each joined into one line: why it works."""
+
+    summary: str
+    why: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -105,6 +137,22 @@ class Problem:
 
     def wrong_solutions(self) -> list[Path]:
         return sorted(self.solution_dir.glob("wrong_*.py"))
+
+    def known_wrong(self) -> list[KnownWrong]:
+        """The wrong solutions, each as the mistake it shows and the verdict it must get (read,
+        never run: an unreadable one raises ``ProblemError`` naming it)."""
+        known = []
+        for path in self.wrong_solutions():
+            mistake = next(iter(_paragraphs(_docstring(path))), "")
+            known.append(KnownWrong(path.stem, mistake, expected_verdicts(path)))
+        return known
+
+    def explanation(self) -> Explanation:
+        """The reference's docstring as the editorial shows it (read, never run)."""
+        if not self.reference_solution.is_file():
+            raise ReferenceSolutionError(f"{self.slug}: no reference solution at {self.reference_solution}")
+        paragraphs = _paragraphs(_docstring(self.reference_solution))
+        return Explanation(next(iter(paragraphs), ""), tuple(paragraphs[1:]))
 
     def right_solutions(self) -> list[Path]:
         """Other correct solutions, which validation requires to be accepted: each proves that a
@@ -194,6 +242,26 @@ class Problem:
         if self.visible_tests:
             parts.append(f"## Visible tests\n\n```python\n{self.visible_tests}\n```")
         return "\n\n".join(parts) + "\n"
+
+
+def expected_verdicts(path: Path) -> frozenset[Verdict]:
+    """The verdicts a wrong solution's ``# expect:`` line allows; empty: any rejection. A name
+    that is no verdict raises ``ValueError``."""
+    match = EXPECT_LINE.search(path.read_text())
+    return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
+
+
+def _docstring(path: Path) -> str:
+    """A solution file's module docstring ("" if none), read without running the file."""
+    try:
+        return ast.get_docstring(ast.parse(path.read_text(), filename=str(path))) or ""
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:  # ValueError: a NUL byte in the source
+        raise ProblemError(f"{path}: not readable as Python: {exc}") from None
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The paragraphs of a docstring (blank-line separated), each with its lines joined into one."""
+    return [" ".join(block.split()) for block in re.split(r"\n\s*\n", text) if block.strip()]
 
 
 def _tags(cell: Any) -> list[str]:

@@ -1,7 +1,8 @@
 """Problem validation: the reference and every other right solution (``right_*.py``) pass,
 the starter fails, every wrong solution fails, nothing of the hidden tests or the reference
-crosses into the sandbox, and the notebook runs as Jupyter runs it, each worked example
-printing what its statement shows.
+crosses into the sandbox, the notebook runs as Jupyter runs it, each worked example
+printing what its statement shows, and what the editorial shows is written (the reference's why
+it works, each wrong solution's mistake).
 
 A wrong solution may declare the verdict it must get on a line ``# expect: VERDICT`` (or
 ``VERDICT or VERDICT``); without one, any verdict but ``accepted`` will do. Each wrong solution but the first is graded
@@ -34,17 +35,22 @@ from jupyter_client.manager import KernelManager
 
 from grader.harness import grade_submission
 from grader.pools import PoolKind, default_jobs, sandbox_pool
-from grader.problem import REPO_ROOT, Problem, all_problems, load_problem, printed_text
+from grader.problem import (
+    REPO_ROOT,
+    Problem,
+    ProblemError,
+    ReferenceSolutionError,
+    all_problems,
+    expected_verdicts,
+    load_problem,
+    printed_text,
+)
 from grader.report import Report, TestResult
 from grader.source import SubmissionSource, read_submission
 from grader.verdicts import Verdict
 from grader.workers import worker_context
 from sandbox.host.backends import get_backend
 from sandbox.host.prestarted import SandboxPool
-
-# "# expect: VERDICT", or "VERDICT or VERDICT" where which of two limits a solution breaks
-# first depends on the machine (memory reclaimed near the limit can outlast the time limit).
-EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+(?:\s+or\s+\w+)*)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -57,12 +63,6 @@ class Check:
     ok: bool
     detail: str
     report: Report | None
-
-
-def expected_verdicts(path: Path) -> frozenset[Verdict]:
-    """The verdicts a wrong solution's ``# expect:`` line allows; empty: any rejection."""
-    match = EXPECT_LINE.search(path.read_text())
-    return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
 
 
 def _named(verdicts: frozenset[Verdict]) -> str:
@@ -188,7 +188,7 @@ def hint_check(problem: Problem) -> Check:
     """The last hint gives the shape of the solution in words, never one of its lines of code."""
     hint = " ".join(problem.hints[-1].split())
     code = set()
-    for line in problem.reference_solution.read_text().splitlines():
+    for line in _without_docstring(problem.reference_solution.read_text()).splitlines():
         line = " ".join(line.split())
         if line.startswith(("#", '"""', "import ", "from ", "def ")):
             continue
@@ -200,6 +200,64 @@ def hint_check(problem: Problem) -> Check:
     return Check(problem.slug, "hints", verdict, not given, detail, None)
 
 
+# A sentence ends with ".", "!" or "?" (and any closing bracket or quote) before a space or the
+# end of the text: "jax.jit" and "1.5" end none.
+SENTENCE_END = re.compile(r"[.!?][)\]\"'`]*(?=\s|$)")
+MIN_WHY_SENTENCES = 3
+# The editorial lists each known-wrong solution's mistake on one line: a sentence or two, not an essay.
+MAX_MISTAKE_CHARS = 400
+
+
+def sentences(text: str) -> int:
+    """How many sentences ``text`` holds (see ``SENTENCE_END``)."""
+    return len(SENTENCE_END.findall(text))
+
+
+def editorial_check(problem: Problem) -> Check:
+    """What the editorial shows is written: the reference's docstring is a one-line summary, a
+    blank line, then why it works in at least three sentences; every known-wrong solution's
+    docstring names its mistake in a first paragraph of one line's length (its code is never shown)."""
+    problems = []
+    try:
+        explanation = problem.explanation()
+        known_wrong = problem.known_wrong()
+    except (ProblemError, ReferenceSolutionError, ValueError) as exc:  # ValueError: an expect line's unknown verdict
+        return Check(problem.slug, "editorial", Verdict.INVALID_SUBMISSION, False, str(exc)[:2000], None)
+    told = sentences(" ".join(explanation.why))
+    if not explanation.summary:
+        problems.append("reference.py has no docstring (a one-line summary, a blank line, then why it works)")
+    elif told < MIN_WHY_SENTENCES:
+        problems.append(
+            f"reference.py's docstring says why it works in {told} sentence{'s' if told != 1 else ''} after its "
+            f"one-line summary and a blank line; the editorial needs at least {MIN_WHY_SENTENCES}"
+        )
+    for wrong in known_wrong:
+        if not wrong.mistake:
+            problems.append(f"{wrong.name}.py has no docstring naming its mistake (the editorial lists it)")
+        elif len(wrong.mistake) > MAX_MISTAKE_CHARS:
+            problems.append(
+                f"{wrong.name}.py's docstring names its mistake in {len(wrong.mistake)} characters before its first "
+                f"blank line; the editorial lists it on one line of at most {MAX_MISTAKE_CHARS}"
+            )
+    detail = "; ".join(problems)
+    verdict = Verdict.ACCEPTED if not problems else Verdict.INVALID_SUBMISSION
+    return Check(problem.slug, "editorial", verdict, not problems, detail[:2000], None)
+
+
+def _without_docstring(source: str) -> str:
+    """A solution's source without its module docstring: prose about the code (the editorial's why
+    it works), not a line of it."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    if not tree.body or not _is_docstring(tree.body[0]):
+        return source
+    node = tree.body[0]
+    lines = source.splitlines()
+    return "\n".join(lines[: node.lineno - 1] + lines[node.end_lineno or node.lineno :])
+
+
 HIDDEN_TEST_NAME = re.compile(r"^def (test_\w+)", re.MULTILINE)
 
 
@@ -209,7 +267,8 @@ def channel_check(problem: Problem, submitted: str, channel: bytes) -> Check:
     reference helper passed as a portable function's source, would)."""
     text = channel.decode("utf-8", errors="replace")
     leaked = [f"hidden test {name}" for name in HIDDEN_TEST_NAME.findall(problem.hidden_tests) if name in text]
-    reference_lines = {line.strip() for line in problem.reference_solution.read_text().splitlines()}
+    reference_code = _without_docstring(problem.reference_solution.read_text())  # the editorial's prose is no code
+    reference_lines = {line.strip() for line in reference_code.splitlines()}
     distinctive = [line for line in reference_lines if len(line) > 12 and line not in submitted]
     # Strings cross as JSON: a line with quotes or backslashes is looked for as JSON writes it too.
     leaked += [
@@ -256,7 +315,11 @@ def validate_problems(
     get_backend(backend_name)  # an unusable backend fails here, once, with a clear error
     problems = [load_problem(name) for name in names] if names else all_problems()
     installed = all_problems()
-    course = [*prerequisite_checks(problems, installed), *graded_core_checks(problems, installed)]
+    course = [
+        *prerequisite_checks(problems, installed),
+        *graded_core_checks(problems, installed),
+        *(editorial_check(problem) for problem in problems),
+    ]
     return _print_checks([*validated(problems, backend_name=backend_name, jobs=jobs), course], out)
 
 

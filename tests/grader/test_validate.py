@@ -4,14 +4,16 @@ under nbclient. All problems are validated once, in parallel."""
 
 import copy
 import dataclasses
+import io
 import shutil
 
 import nbformat
 import pytest
 
-from grader.problem import all_problems, load_problem, problems_dir
+from grader.problem import all_problems, load_problem, problems_dir, solutions_dir
 from grader.validate import (
     channel_check,
+    editorial_check,
     expected_verdicts,
     graded_core,
     graded_core_checks,
@@ -19,6 +21,7 @@ from grader.validate import (
     notebook_check,
     prerequisite_checks,
     validate_problem,
+    validate_problems,
     validated,
 )
 from grader.verdicts import Verdict
@@ -192,3 +195,87 @@ def test_an_expect_line_naming_no_verdict_is_an_error(tmp_path):
     path.write_text("# expect: wrong_answr\n")
     with pytest.raises(ValueError, match="wrong_answr"):
         expected_verdicts(path)
+
+
+def test_every_installed_problem_says_why_its_reference_works_and_what_each_wrong_solution_gets_wrong():
+    problems = all_problems()
+    assert [check.detail for check in map(editorial_check, problems) if not check.ok] == []
+    for problem in problems:
+        explanation = problem.explanation()
+        assert explanation.summary.startswith("Reference solution:"), problem.slug
+        assert len(explanation.why) == 1, problem.slug  # one paragraph after the summary
+        for wrong in problem.known_wrong():
+            assert wrong.mistake and "\n" not in wrong.mistake, (problem.slug, wrong.name)
+
+
+WHY_IN_TWO_SENTENCES = (
+    '"""Reference solution: jit, lower for x, compile, call the executable.\n\n'
+    "Lowering traces jnp.sum for x's shape and dtype (jax.jit, say, or 1.5 end no sentence). "
+    'Compiling gives an executable.\n"""\n\nimport jax\nimport jax.numpy as jnp\n\n\n'
+    "def aot_compiled_sum(x):\n    return jax.jit(jnp.sum).lower(x).compile()(x)\n"
+)
+
+
+def test_a_reference_that_says_why_it_works_in_fewer_than_three_sentences_is_refused(tmp_path):
+    problem = load_problem("aot_compiled_sum")
+    assert editorial_check(problem).ok
+    short = with_reference(tmp_path, problem, WHY_IN_TWO_SENTENCES)
+    check = editorial_check(short)
+    assert not check.ok and check.label == "editorial"
+    assert check.detail == (
+        "reference.py's docstring says why it works in 2 sentences after its one-line summary and a blank "
+        "line; the editorial needs at least 3"
+    )
+    # The same sentences with no blank line after the summary are the summary: no why at all.
+    run_on = with_reference(tmp_path / "run_on", problem, WHY_IN_TWO_SENTENCES.replace("\n\n", "\n", 1))
+    assert "in 0 sentences" in editorial_check(run_on).detail
+    bare = with_reference(tmp_path / "bare", problem, "import jax\n\n\ndef aot_compiled_sum(x):\n    return x\n")
+    assert "reference.py has no docstring" in editorial_check(bare).detail
+    third = WHY_IN_TWO_SENTENCES.replace("an executable.", "an executable. Calling it runs that executable.")
+    assert editorial_check(with_reference(tmp_path / "three", problem, third)).ok
+
+
+def with_wrong_solution(tmp_path, problem, name, code):
+    """The problem with its own solutions and one more wrong solution, ``name``, of ``code``."""
+    shutil.copytree(problem.solution_dir, tmp_path / problem.slug)
+    (tmp_path / problem.slug / name).write_text(code)
+    return dataclasses.replace(problem, solutions_root=tmp_path)
+
+
+def test_a_known_wrong_solution_without_a_docstring_naming_its_mistake_is_refused(tmp_path):
+    problem = load_problem("aot_compiled_sum")
+    code = "# expect: wrong_answer\nimport jax.numpy as jnp\n\n\ndef aot_compiled_sum(x):\n    return jnp.sum(x)\n"
+    undocumented = with_wrong_solution(tmp_path, problem, "wrong_undocumented.py", code)
+    check = editorial_check(undocumented)
+    assert not check.ok
+    assert check.detail == "wrong_undocumented.py has no docstring naming its mistake (the editorial lists it)"
+    # With one, the editorial lists it: its first paragraph on one line, the verdict its expect line names.
+    described = with_wrong_solution(
+        tmp_path / "described",
+        problem,
+        "wrong_undocumented.py",
+        '"""Sums with a plain jit: the right number,\ncompiled inside the call.\n\nMore detail."""\n' + code,
+    )
+    assert editorial_check(described).ok
+    listed = {wrong.name: wrong for wrong in described.known_wrong()}["wrong_undocumented"]
+    assert listed.mistake == "Sums with a plain jit: the right number, compiled inside the call."
+    assert listed.verdicts == {Verdict.WRONG_ANSWER} and listed.verdict_label == "Wrong answer"
+    essay = with_wrong_solution(tmp_path / "essay", problem, "wrong_essay.py", f'"""{"Too long. " * 50}"""\n' + code)
+    assert "in 499 characters before its first blank line" in editorial_check(essay).detail
+
+
+def test_grader_validate_refuses_an_editorial_left_unwritten(tmp_path, monkeypatch):
+    # The solutions of every problem, aot_compiled_sum's reference without its why; grading
+    # itself is another test's (every problem's), so no solution is graded here.
+    shutil.copytree(solutions_dir(), tmp_path / "solutions")
+    reference = tmp_path / "solutions" / "aot_compiled_sum" / "reference.py"
+    code = reference.read_text()
+    reference.write_text('"""Reference solution: the stages by hand."""\n' + code.split('"""\n', 1)[1])
+    monkeypatch.setenv("JAXJUDGE_SOLUTIONS_DIR", str(tmp_path / "solutions"))
+    monkeypatch.setattr("grader.validate.validated", lambda problems, **options: iter([]))
+    out = io.StringIO()
+    assert validate_problems(["aot_compiled_sum"], out=out) is False
+    lines = out.getvalue().splitlines()
+    failed = lines.index(next(line for line in lines if line.startswith("FAIL") and "editorial" in line))
+    assert "aot_compiled_sum" in lines[failed]
+    assert "says why it works in 0 sentences" in lines[failed + 1]
