@@ -15,7 +15,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from grader.problem import REPO_ROOT
 from tests.webapp.support import course_demo
@@ -23,17 +23,17 @@ from tests.webapp.support.browser_steps import (
     AXE,
     AXE_CHECK,
     CHROMIUM,
-    CHROMIUM_FLAGS,
     SOLUTIONS,
     VERDICT_TIMEOUT_MS,
     expect_verdict,
+    overflow,
     sign_in,
     sign_up,
     write_code,
 )
 from tests.webapp.support.lti_course import ASSIGNMENT_SLUG, SAM, linked_course
 from tests.webapp.support.lti_platform import Platform
-from tests.webapp.support.running_site import RunningSite, this_tests_database
+from tests.webapp.support.running_site import RunningSite
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,17 +41,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
 ]
-
-
-@pytest.fixture
-def running_site(catalog: None, tmp_path: Path) -> Iterator[RunningSite]:
-    """The site on this test's database, with the catalog in it; its emails are written to
-    files in ``tmp_path / "mail"`` (the file backend)."""
-    running = RunningSite(
-        this_tests_database(), setup=False, extra_env={"JAXJUDGE_EMAIL_FILE_PATH": str(tmp_path / "mail")}
-    )
-    yield running
-    running.stop()
 
 
 EMAILED_LINK = re.compile(r"https?://\S+/courses/join/invited/[\w-]+/")
@@ -66,16 +55,6 @@ def emailed_link(site: RunningSite, address: str) -> str:
             assert found, message
             return found.group()
     raise AssertionError(f"no email to {address} in {folder}")
-
-
-@pytest.fixture
-def browser(running_site: RunningSite) -> Iterator[Browser]:
-    """Started after the database work above and closed before it is emptied: Playwright's
-    event loop in this thread would stop Django's database calls (they are not async-safe)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
 
 
 def make_instructor(site: RunningSite, username: str) -> None:
@@ -295,18 +274,6 @@ def test_an_lti_launch_signs_a_student_in_and_their_score_reaches_the_platform(
     score = lti_course.scores[-1]["score"]
     assert (score["userId"], score["scoreGiven"], score["scoreMaximum"]) == (SAM.sub, 10.0, 15.0)
     assert (score["activityProgress"], score["gradingProgress"]) == ("Submitted", "FullyGraded")
-
-
-@pytest.fixture
-def demo_course(running_site: RunningSite) -> RunningSite:
-    """The course ``make screenshots`` shows: twelve students by an assignment of ten problems."""
-    course_demo.make()
-    return running_site
-
-
-def overflow(page: Page) -> int:
-    """How much wider than the window the page is (0 or less: nothing to scroll sideways)."""
-    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by make setup (npm ci)")

@@ -104,3 +104,8 @@ AXE_CHECK = """async () => {
     .filter((v) => !(v.id === "scrollable-region-focusable"
       && v.nodes.every((n) => n.includes('class="cm-scroller"'))));
 }"""
+
+
+def overflow(page: Page) -> int:
+    """How much wider than the window the page is (0 or less: nothing to scroll sideways)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))

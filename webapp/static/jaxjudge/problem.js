@@ -32,11 +32,38 @@
   const output = document.getElementById("output");
   const insight = document.getElementById("insight");
   const console_ = document.querySelector(".console");
+  const work = form.closest(".pane.work");
+  const solvedBanner = document.querySelector('[data-testid="solved-banner"]');
   function render(data) {
     result.innerHTML = data.html;
     if (output && data.output_html !== undefined) output.innerHTML = data.output_html;
     if (insight && data.insight_html) insight.innerHTML = data.insight_html;
     markErrorLines();
+    // A Submit accepted just now: the banner (the editorial, the next problem), and what the
+    // top of the page says after a reload said at once.
+    if (solvedBanner && data.finished) {
+      solvedBanner.hidden = !(data.kind === "submit" && data.verdict === "accepted");
+      if (!solvedBanner.hidden) solvedBanner.scrollIntoView({ block: "nearest" });
+    } else if (solvedBanner) {
+      solvedBanner.hidden = true;
+    }
+    showFailing();
+  }
+
+  // A result with failures: the console takes the room it needs (see site.css).
+  function showFailing() {
+    if (work) work.classList.toggle("failing", Boolean(result.querySelector('[data-testid="failure"]')));
+  }
+  showFailing();
+
+  // A grading just ended with failures: the verdict and the first failure are brought on the
+  // screen (on a phone they are below the editor), unless they are already.
+  function bringFailureIntoView() {
+    const first = result.querySelector('[data-testid="failure"] > summary');
+    if (!first) return;
+    const box = first.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    result.querySelector(".verdict").scrollIntoView({ block: "start" });
   }
 
   // The lines of the code a result points at (its links with data-line, made by the server)
@@ -124,6 +151,7 @@
       const data = await response.json();
       if (data.finished) {
         render(data);
+        bringFailureIntoView();
         return data;
       }
       const list = result.querySelector(".live-tests");

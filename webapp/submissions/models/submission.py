@@ -214,19 +214,22 @@ class Submission(models.Model):
         submission = cls.objects.select_related("problem").get(pk=submission_id)
         this_attempt = cls.objects.filter(pk=submission_id, attempt=attempt)
         ended: list[dict[str, Any]] = []
+        # A Cancel stops the sandbox at once: the grading then ends as after any crash, and
+        # the cancellation, not that report, is written.
+        sandboxes: list[grading.Stoppable] = []
+        cancelled = threading.Event()
 
         def test_ended(test: dict[str, Any]) -> None:
+            # A test that ends once the student has cancelled ends because of the Cancel (its
+            # sandbox killed): it says nothing of their code, so it is not shown.
+            if cancelled.is_set():
+                return
             ended.append(test)
             try:
                 this_attempt.filter(status=cls.Status.RUNNING).update(ended_tests=ended)
             except (DatabaseError, InterfaceError):  # shown late, with the verdict, rather than never
                 logger.warning("submission %s: its ended tests could not be written", submission_id)
                 connection.close()  # broken (a restarting database, say): the next write opens a new one
-
-        # A Cancel stops the sandbox at once: the grading then ends as after any crash, and
-        # the cancellation, not that report, is written.
-        sandboxes: list[grading.Stoppable] = []
-        cancelled = threading.Event()
 
         def look_for_cancel() -> None:
             if not cancelled.is_set() and this_attempt.filter(cancel_requested_at__isnull=False).exists():
@@ -259,7 +262,8 @@ class Submission(models.Model):
         return submission._finish(attempt, report, "")
 
     def _cancelled(self, attempt: int) -> AttemptOutcome:
-        """Write the student's Cancel of this attempt (the tests that had ended are kept)."""
+        """Write the student's Cancel of this attempt: one line, "Cancelled after 4.0 s.", and the
+        tests that had ended before it (those its stopping killed were never recorded)."""
         now = timezone.now()
         seconds = (now - self.started_at).total_seconds() if self.started_at else 0.0
         ended = type(self).objects.filter(pk=self.pk).values_list("ended_tests", flat=True).first() or []
@@ -268,7 +272,7 @@ class Submission(models.Model):
             "finished_at": now,
             "heartbeat_at": None,
             "verdict": "",
-            "report": self.report_without_verdict(f"Cancelled: you stopped it after {seconds:.1f} s.", ended),
+            "report": self.report_without_verdict(f"Cancelled after {seconds:.1f} s.", ended),
         }
         written = liveness.outlasting_database_outages(
             lambda: type(self).objects.filter(pk=self.pk, attempt=attempt, status=self.Status.RUNNING).update(**fields),

@@ -32,7 +32,7 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(size
     page.get_by_test_id("code-editor").locator(".cm-content").press("Control+Enter")
     expect_verdict(page, "Wrong answer")
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-verdict", "wrong_answer")  # for scripts
-    tests = page.locator("table.tests")
+    tests = page.get_by_test_id("result")
     expect(tests).to_contain_text("visible")
     expect(tests).not_to_contain_text("hidden")
     # Why, in a JAX learner's words: the property, the input as JAX code, expected vs got.
@@ -50,8 +50,21 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(size
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name="JAX insight")).to_be_focused()
     insight = page.get_by_test_id("insight")
-    expect(insight).to_contain_text("XLA compiles")
-    expect(page.get_by_test_id("insight-calls")).to_contain_text("float32[5]")
+    expect(page.get_by_test_id("insight-headline")).to_contain_text(
+        "in the visible tests' 3 calls, JAX traced your code"
+    )
+    expect(page.get_by_test_id("insight-legend")).to_contain_text("JAX ran your Python to record its operations")
+    calls = page.get_by_test_id("insight-calls")
+    expect(calls).to_contain_text("float32[5]")
+    # Within the console: six plain columns on a wide screen, one card per call on a phone.
+    table, console = calls.bounding_box(), page.get_by_test_id("insight").bounding_box()
+    assert table and console and table["x"] + table["width"] <= console["x"] + console["width"] + 1, (table, console)
+    header = calls.locator("thead")
+    if page.viewport_size and page.viewport_size["width"] < 640:
+        expect(header).to_be_hidden()
+        expect(calls.locator("td[data-label='Traced']").first).to_be_visible()
+    else:
+        expect(header).to_have_text(re.compile(r"Call\s*Inputs\s*Traced\s*Compiled\s*Time compiling\s*Time running"))
     insight.get_by_text("StableHLO").first.click()
     expect(insight.locator("pre.stablehlo").first).to_contain_text("stablehlo.reduce")
 
@@ -61,7 +74,7 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(size
     expect_verdict(page, "Wrong answer")
     expect(page.get_by_test_id("panel-result")).to_be_visible()
     expect(tests).to_contain_text("hidden")
-    expect(page.locator("table.tests .outcome-failed").first).to_be_visible()
+    expect(page.get_by_test_id("failure").first).to_be_visible()
     for internal in ("Failing test case", "Falsifying", "submission=", "settings.verbosity", "assert_same_array"):
         expect(tests).not_to_contain_text(internal)
 
@@ -69,7 +82,12 @@ def test_a_new_student_fails_reads_why_opens_the_insight_fixes_and_compares(size
     write_code(page, load_problem("aot_compiled_sum").reference_solution.read_text())
     page.get_by_role("button", name="Submit").click()
     expect_verdict(page, "Accepted (100/100)")
-    expect(page.locator("table.tests .outcome-failed")).to_have_count(0)
+    expect(page.get_by_test_id("failure")).to_have_count(0)
+    # The reward: solved, the editorial one click away, and the problem after this one.
+    banner = page.get_by_test_id("solved-banner")
+    expect(banner).to_contain_text("Solved: Ahead-of-time compilation")
+    expect(banner.get_by_role("link", name="Read the editorial")).to_be_visible()
+    expect(page.get_by_test_id("banner-next")).to_contain_text("Next")
     expect(page.get_by_test_id("artifacts-yours")).to_contain_text("FLOPs")
     expect(page.get_by_test_id("artifacts-reference")).to_contain_text("FLOPs")
     page.get_by_role("tab", name="Submissions").click()
@@ -116,7 +134,7 @@ def test_the_workspace_is_side_by_side_on_a_wide_screen_and_stacked_on_a_phone(b
             write_code(page, (SOLUTIONS / "wrong_value.py").read_text())
             page.get_by_role("button", name="Run visible tests").click()
             expect_verdict(page, "Wrong answer")
-            for why in (page.get_by_test_id("failing-input").first, page.locator("td.feedback .message").first):
+            for why in (page.get_by_test_id("failing-input").first, page.get_by_test_id("failure-message").first):
                 box = why.bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
         context.close()
@@ -199,3 +217,76 @@ def test_the_line_an_error_points_at_is_marked_in_the_editor_and_a_click_goes_th
     # After a reload the latest result is shown, and its line marked, as soon as the editor is there.
     page.reload()
     expect(page.get_by_test_id("code-editor").locator(".cm-error-gutter")).to_have_text("2")
+
+
+def test_a_failure_is_read_first_whole_and_in_view_and_passing_tests_are_folded(sized_page: Page, site: str) -> None:
+    """After a Submit that fails some tests and passes others: the verdict, then the failures
+    (the first open, its message wrapped whole, on the screen), then the passes folded; on a
+    wide screen the editor stays in view beside a console grown for the failure."""
+    page = sized_page
+    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    sign_up(page, site, f"reader{width}")
+    page.goto(f"{site}/problems/aot_compiled_sum/")
+    # Right for vectors, raises on 0-d arrays: some tests pass, some fail.
+    write_code(page, (SOLUTIONS / "wrong_sums_first_axis.py").read_text())
+    page.get_by_role("button", name="Submit").click()
+    expect_verdict(page, "Runtime error")
+    expect(page.get_by_test_id("verdict")).to_contain_text(re.compile(r"\d+ of \d+ tests failed"))
+    failures, passes = page.get_by_test_id("failure"), page.get_by_test_id("passes")
+    expect(failures.first).to_have_attribute("open", "")
+    expect(passes).not_to_have_attribute("open", "")  # folded
+    expect(page.get_by_test_id("passed-test").first).to_be_hidden()
+    # The failures come before the passes, and only the first is open.
+    order = page.evaluate(
+        """() => { const f = document.querySelector('[data-testid="failure"]');
+                   const p = document.querySelector('[data-testid="passes"]');
+                   return f.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING; }"""
+    )
+    assert order, "the passing tests come before the failures"
+    if failures.count() > 1:
+        expect(failures.nth(1)).not_to_have_attribute("open", "")
+    # Its whole message, wrapped: nothing clipped or hidden to the right.
+    message = failures.first.get_by_test_id("failure-message")
+    expect(message).to_be_visible()
+    clipped = message.evaluate("m => m.scrollWidth > m.clientWidth + 1")
+    assert not clipped, message.inner_text()
+    # The verdict and the first failure are on the screen, without scrolling to find them.
+    for shown in (page.get_by_test_id("verdict"), failures.first.locator("summary")):
+        box = shown.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    if width >= 1000:
+        # The editor stays in view above the console, which took more of the height.
+        editor = page.get_by_test_id("code-editor").bounding_box()
+        console = page.get_by_test_id("console").bounding_box()
+        assert editor and console and editor["y"] >= 0 and editor["height"] >= 100, editor
+        assert console["height"] > editor["height"], (console, editor)
+    # Opening the passes shows each of them.
+    passes.locator("summary").click()
+    expect(page.get_by_test_id("passed-test").first).to_be_visible()
+
+
+def test_a_phone_jumps_to_the_editor_and_shows_no_keyboard_hints(browser: Browser, site: str) -> None:
+    """On a touch phone the statement comes first, so a link jumps past it to the editor, and the
+    buttons name no key to press; a desktop shows the shortcuts and needs no jump."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    sign_up(page, site, "thumbs")
+    page.goto(f"{site}/problems/stable_softplus/")
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    editor = page.get_by_test_id("code-editor").bounding_box()
+    assert editor and editor["y"] > 844, "the editor is on the first screen: no jump needed to test it"
+    expect(page.locator(".actions kbd").first).to_be_hidden()
+    page.get_by_test_id("jump-to-editor").click()
+    page.wait_for_function("() => document.getElementById('your-work').getBoundingClientRect().top < 200")
+    editor = page.get_by_test_id("code-editor").bounding_box()
+    assert editor and 0 <= editor["y"] < 844, editor
+    phone.close()
+    desktop = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = desktop.new_page()
+    sign_up(page, site, "keyboard")
+    page.goto(f"{site}/problems/stable_softplus/")
+    expect(page.get_by_test_id("code-editor")).to_be_visible()
+    expect(page.locator(".actions kbd").first).to_be_visible()
+    expect(page.get_by_test_id("jump-to-editor")).to_be_hidden()
+    desktop.close()
