@@ -159,12 +159,16 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
         context["in_assignment"] = InAssignment.of(assignment, request.user, problem)
     if request.user.is_authenticated:
         context.update(student_workspace(request.user, problem))
+        # Where an accepted Submit's banner points: the assignment's next problem, else the catalog's.
+        in_assignment = context.get("in_assignment")
+        context["next_problem"] = in_assignment.next if in_assignment is not None else problem.next_in_catalog()
         # The latest result is in the console when the page opens; one still being graded is
         # followed from there, as if the student had just pressed the button.
         if context["history"]:
             latest = context["history"][0]
             state = live_state(latest, with_hidden_output=access.may_read_hidden_output(request.user))
-            context["latest"] = {**state, "status_url": status_url(latest)}
+            accepted_submit = latest.kind == Submission.Kind.SUBMIT and latest.accepted
+            context["latest"] = {**state, "status_url": status_url(latest), "accepted_submit": accepted_submit}
     return render(request, "catalog/problem_detail.html", context)
 
 
