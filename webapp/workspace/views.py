@@ -338,19 +338,37 @@ def solution(request: SignedInRequest, slug: str) -> HttpResponse:
 
 
 def editorial(user: Any, problem: Problem, reference: str, assignment: Assignment | None = None) -> dict[str, Any]:
-    """The solution page after an attempt: the reference highlighted, why it works (its
-    docstring), the student's accepted code beside it with what each compiled to, and the
-    problem after this one: in the assignment the page was opened from, else in the catalog."""
+    """The solution page after an attempt: why the reference works (its docstring: a summary, then
+    a few sentences), the reference highlighted without that docstring, the student's accepted code
+    beside it with what each compiled to, the mistakes the problem's known-wrong solutions show with
+    the verdict each gets (never their code), and the problem after this one: in the assignment the
+    page was opened from, else in the catalog."""
+    explanation, known_wrong = grading.written_editorial(problem.slug)
+    code = reference
     try:
-        why = ast.get_docstring(ast.parse(reference)) or ""
+        body = ast.parse(reference).body
     except SyntaxError:
-        why = ""
+        body = []
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0].value, "value", None), str):
+        # The docstring is the prose shown above the code; the code column shows what follows it.
+        code = "\n".join(reference.splitlines()[body[0].end_lineno or 0 :]).strip("\n") + "\n"
+    mistakes = [
+        {
+            "mistake": wrong.mistake,
+            "label": wrong.verdict_label,
+            # The colour of the verdict it gets; any of several is a rejection all the same.
+            "verdict": min(wrong.verdicts).value if wrong.verdicts else "rejected",
+        }
+        for wrong in known_wrong
+    ]
     accepted = Submission.latest_accepted(user, problem)
     insight = ((accepted.report or {}).get("insight") or {}) if accepted else {}
     return {
         "solution": reference,
-        "solution_html": highlighted_python(reference),
-        "why": why,
+        "solution_html": highlighted_python(code),
+        "summary": explanation.summary.removeprefix("Reference solution:").strip(),
+        "why": explanation.why,
+        "mistakes": mistakes,
         "accepted": accepted,
         "accepted_html": highlighted_python(accepted.code) if accepted else "",
         "yours": insight.get("artifacts"),
