@@ -4,10 +4,10 @@ NumPy needs concrete arrays, but under jit the argument is a tracer, so the host
 from inside the compiled program, and jax.pure_callback does that: at run time it hands the host function real
 arrays and takes back its result. JAX cannot run the host code while tracing, so the result's shape and dtype
 are declared beforehand with a ShapeDtypeStruct, and the host side must return exactly that: int32, since
-np.unique's indices are 64-bit and 64-bit types are off. The callback is declared pure, which lets JAX drop it
-when nothing uses its result and batch it under vmap. vmap_method="sequential" calls the host function once
-per example, because a dense rank of a whole batch counts values across examples, while each example must be
-ranked among its own elements only.
+np.unique's indices are 64-bit and 64-bit types are off. Declaring it pure tells JAX it has no side effects,
+which is true of a ranking, so JAX may drop it when nothing uses its result and may batch it under vmap as
+vmap_method says. vmap_method="sequential" calls the host function once per example, because a dense rank of a
+whole batch counts values across examples, while each example must be ranked among its own elements only.
 """
 
 import jax

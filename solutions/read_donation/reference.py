@@ -1,13 +1,15 @@
 """Reference solution: cut out main's argument list, split it per argument, keep those marked donated.
 
-When jax.jit lowers with donate_argnums, each donated argument of the StableHLO main function gets an
-attribute saying so. If an output has the same shape and dtype, the argument is paired with it as
-tf.aliasing_output = N, where N is the index of that output and not the argument's own position. If no output
-fits exactly, the argument is only offered as jax.buffer_donor = true, for XLA to reuse as it can. So both
-marks mean donated. The reference takes main's argument list by matching parentheses, so that nothing else in
-the module is read, splits it at each %argN, which numbers the arguments in order, and keeps the positions
-whose attributes carry either mark, sorted as they come. Splitting at the argument names rather than matching
-a tensor type up to its first '>' keeps nested types such as complex tensors intact.
+When jax.jit lowers with donate_argnums, it pairs each donated leaf with an output that can take its buffer
+and writes the pairing into the attributes of the StableHLO main function's argument. An output of the same
+shape and dtype gives tf.aliasing_output = N, where N is the index of that output and not the argument's own
+position; an output with only the same number of elements gives jax.buffer_donor = true instead. Both marks
+are donations, while a donated argument that no output can take gets no mark at all, and main's arguments are
+the flattened leaves that remain after unused ones are dropped, so their positions are the ones to report. The
+reference takes main's argument list by matching parentheses, so nothing else in the module is read, splits it
+at each %argN, and keeps the positions whose attributes carry either mark, already in order. Splitting at the
+argument names rather than matching a tensor type up to its first '>' keeps nested types such as complex
+tensors intact.
 """
 
 import re
