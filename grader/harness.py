@@ -11,11 +11,13 @@ from __future__ import annotations
 import ast
 import atexit
 import contextlib
+import hashlib
 import os
 import shutil
 import stat
 import sys
 import tempfile
+import threading
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -260,18 +262,17 @@ def run_tests(
         on_result=on_test,
         stop_after=stop_after,
     )
-    with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory, _hypothesis_profile(problem):
-        folder = Path(directory)
-        (folder / "pytest.ini").write_text("[pytest]\n")
-        files = []
-        if problem.visible_tests:
-            files.append(_write(folder / VISIBLE_TESTS_FILE, problem.visible_tests))
-        if include_hidden:
-            files.append(_write(folder / HIDDEN_TESTS_FILE, problem.hidden_tests))
+    texts = {"pytest.ini": "[pytest]\n"}
+    if problem.visible_tests:
+        texts[VISIBLE_TESTS_FILE] = problem.visible_tests + "\n"
+    if include_hidden:
+        texts[HIDDEN_TESTS_FILE] = problem.hidden_tests + "\n"
+    with _tests_folder(texts) as folder, _hypothesis_profile(problem):
+        files = [str(folder / name) for name in texts if name != "pytest.ini"]
         args = [
             *files,
             "-c", str(folder / "pytest.ini"),
-            "--rootdir", directory,
+            "--rootdir", str(folder),
             "--import-mode=importlib",
             "-p", "no:cacheprovider",
             "-p", "no:terminal",
@@ -312,9 +313,43 @@ def _forget_modules_under(folder: Path) -> None:
             del sys.modules[name]
 
 
-def _write(path: Path, text: str) -> str:
-    path.write_text(text + "\n")
-    return str(path)
+TESTS_CACHE = REPO_ROOT / ".cache" / "tests"
+
+
+@contextlib.contextmanager
+def _tests_folder(texts: dict[str, str]) -> Iterator[Path]:
+    """A folder holding the files ``texts`` names, for pytest to run.
+
+    One folder per content (``.cache/tests/<hash>``), kept: pytest keeps each test file's
+    compiled, assertion-rewritten code beside it (unless PYTHONDONTWRITEBYTECODE says not to),
+    so a problem's next Submit imports its tests without parsing and rewriting them again
+    (10-30 ms). Nothing of a grading is written there,
+    and only the harness reads it. Where it cannot be written, a temporary folder does.
+    """
+    digest = hashlib.sha256(repr(sorted(texts.items())).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    folder = TESTS_CACHE / digest
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for name, text in texts.items():
+            _write_once(folder / name, text)
+    except OSError:
+        with tempfile.TemporaryDirectory(prefix="jaxjudge-tests-") as directory:
+            for name, text in texts.items():
+                Path(directory, name).write_text(text)
+            yield Path(directory)
+        return
+    yield folder
+
+
+def _write_once(path: Path, text: str) -> None:
+    """Write ``text`` at ``path`` unless it is there already; whole or not at all, since other
+    processes may be reading the same folder."""
+    with contextlib.suppress(OSError):
+        if path.read_text() == text:
+            return
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    draft.write_text(text)
+    os.replace(draft, path)
 
 
 def _hypothesis_home() -> Path:

@@ -414,3 +414,20 @@ def test_the_reference_answers_while_the_sandbox_computes(make_problem, tmp_path
     assert ran and set(ran) == {"thread"}, ran  # no question was worked out twice, nor while the test waited
     wrong = grade(load_problem("doubling"), "def double(x):\n    return x * 3\n")
     assert wrong.verdict == "wrong_answer"
+
+
+def test_a_problems_tests_are_compiled_once_and_a_changed_text_gets_its_own_folder(doubling, monkeypatch, tmp_path):
+    from grader import harness
+
+    monkeypatch.setattr(harness, "TESTS_CACHE", tmp_path / "tests")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as a worker runs (PYTHONDONTWRITEBYTECODE unset)
+    report = grade(doubling, REFERENCE, insight=False)
+    assert report.verdict == "accepted"
+    (folder,) = (tmp_path / "tests").iterdir()
+    compiled = list((folder / "__pycache__").glob("test_hidden*.pyc"))
+    assert compiled  # pytest's rewritten test module, for the next grading to import
+    written = {path: path.stat().st_mtime_ns for path in [*folder.iterdir(), *compiled] if path.is_file()}
+    assert grade(doubling, REFERENCE + "# again\n", insight=False).verdict == "accepted"
+    assert {path: path.stat().st_mtime_ns for path in written} == written  # nothing written again
+    with harness._tests_folder({"test_hidden.py": HIDDEN + "\n# the problem changed\n"}) as changed:
+        assert changed != folder and (changed / "test_hidden.py").read_text().endswith("# the problem changed\n")
