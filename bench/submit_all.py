@@ -26,8 +26,9 @@ as it is every time, as a regrade does.
 as the site's worker does (``grader.handed_in.warm_up``: the harness imported, the pool's sandbox
 ready, and the problems warmed, unless ``--no-warm-up``), then Submits the reference of every
 problem three times, each a new edit, through the site's own call (``grade_text``), and prints
-the first and the third Submit, their ratio and the harness's share of each, with the machine's
-state (load, CPUs, one compile's time) before and after.
+the first and the third Submit, their ratio, the harness's share of each and its CPU seconds
+(which a busy machine stretches less than wall time), with the machine's state (load, CPUs,
+one compile's time) before and after and the load beside each problem.
 """
 
 from __future__ import annotations
@@ -190,7 +191,7 @@ def machine_state() -> str:
 
 FIRST_VS_THIRD_HEADER = (
     "| problem | first Submit | third Submit | first/third | harness s (first) | harness share (first) "
-    "| harness s (third) | harness share (third) |\n|---|" + "---:|" * 7
+    "| harness s (third) | harness share (third) | harness CPU s (first, third) | load |\n|---|" + "---:|" * 9
 )
 
 
@@ -210,14 +211,18 @@ def first_vs_third(slugs: list[str], *, warm: bool) -> None:
         problem = load_problem(slug)
         pool_kind_ready(problem)
         source = read_submission(problem.reference_solution)
-        timings = []
+        timings: list[Timing] = []
+        cpus: list[float] = []
         for _ in range(3):
             edit = next_edit(source)
             pool_kind_ready(problem)  # as in a worker between submissions
             before = clock.seconds
-            begun = time.perf_counter()
+            begun, cpu = time.perf_counter(), time.process_time()
             report = grade_text(slug, edit.text, filename="solution.py", include_hidden=True)
             timings.append(Timing.of(report, time.perf_counter() - begun, clock.seconds - before))
+            # This process's CPU seconds (every thread of the harness): what a busy machine
+            # stretches least, beside the wall time a student waits.
+            cpus.append(time.process_time() - cpu)
         assert all(timing.verdict == "accepted" for timing in timings), (slug, timings)
         first, third = timings[0], timings[2]
         ratios[slug] = first.seconds / third.seconds
@@ -225,7 +230,8 @@ def first_vs_third(slugs: list[str], *, warm: bool) -> None:
         print(
             f"| {slug} | {first.seconds:.2f} s | {third.seconds:.2f} s | {ratios[slug]:.2f}× "
             f"| {first.harness:.2f} | {first.harness / first.seconds:.0%} "
-            f"| {third.harness:.2f} | {third.harness / third.seconds:.0%} |",
+            f"| {third.harness:.2f} | {third.harness / third.seconds:.0%} "
+            f"| {cpus[0]:.2f}, {cpus[2]:.2f} | {os.getloadavg()[0]:.1f} |",
             flush=True,
         )
     worst_ratio = max(ratios, key=ratios.__getitem__)
