@@ -363,3 +363,24 @@ def test_a_reference_is_imported_once_per_text_of_its_file(tmp_path, store):
     assert load_reference(problem) is first
     staged_problem(tmp_path, COUNTING_REFERENCE + "\n# edited\n")
     assert load_reference(problem) is not first  # the file's new text
+
+
+def test_the_store_keeps_the_newest_answers_and_none_too_large(tmp_path, monkeypatch):
+    import grader.reference as memory
+
+    monkeypatch.setattr(memory, "MAX_STORED_ANSWERS", 2)
+    store = memory.AnswerStore(tmp_path, b"a-grading-secret-of-16")
+
+    def key(n: int) -> tuple[Any, ...]:
+        return ((("reference", "jaxjudge_reference_p", "c0ffee"), "f"), ("int", str(n)))
+
+    for n in range(3):
+        store.put(key(n), [n])
+    store.put(key(3), np.zeros(memory.MAX_STORED_ANSWER_BYTES, np.uint8))  # over the size: memory only
+    store.flush()
+    assert [store.get(key(n)) for n in range(4)] == [(False, None), (True, [1]), (True, [2]), (False, None)]
+    # Answers whose identity is not named by text (a reference by path and time) never go there.
+    transient = (("jaxjudge_reference_p", "/p/reference.py", 1), "f")
+    store.put((transient, ("int", "1")), [1])
+    store.flush()
+    assert store.get((transient, ("int", "1"))) == (False, None)
