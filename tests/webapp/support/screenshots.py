@@ -209,7 +209,11 @@ def main(argv: list[str]) -> int:
                 )
                 for size, (width, height) in SIZES.items():
                     for walk in (journey, course_journey):
-                        context = browser.new_context(viewport={"width": width, "height": height})
+                        # The phone is a touch screen, as a student's is: no keyboard hints shown.
+                        touch = size == "phone"
+                        context = browser.new_context(
+                            viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+                        )
                         context.set_default_timeout(15_000)
                         for path in walk(context.new_page(), site.url, out, size):
                             print(path)
