@@ -175,7 +175,10 @@ def test_feedback_notebooks_show_what_jax_did_and_the_reference_once_accepted(ba
     for results in (accepted, wrong):
         assert "### What JAX did with your code" in results
         # A length the notebook's own cells never called it on: one trace, lowering and compile.
-        assert re.search(r"\| `aot_compiled_sum` \| `int32\[3\]` \| 1 \| 1 \| 1 \|", results)
+        assert re.search(r"\| `aot_compiled_sum` \| `int32\[3\]` \| 1 \| 1 \| \d\.\d{3} s \|", results)
+        # In the page's words, the headline counting the same calls as the table.
+        assert re.search(r"In the visible tests' \d+ calls, JAX traced your code \d+ times", results)
+        assert "**Traced**: JAX ran your Python to record its operations" in results
         assert "stablehlo.reduce" in results
     # The reference's executable is shown only to a solved notebook, with the same cost.
     [yours] = re.findall(r"\*\*Yours\*\*: ([^\n]*)", accepted)
