@@ -8,6 +8,7 @@ of this process's pool for the problem's device (``grader.pools``).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import time
@@ -21,6 +22,11 @@ from grader.source import SubmissionInputError, notebook_source, source_from_tex
 from grader.verdicts import Verdict
 
 logger = logging.getLogger(__name__)
+# Gradings of its reference that warm a problem: two, so that a worker's first Submit finds
+# the executables and answers of two gradings' examples, as its third does (with one, up to
+# 1.6× the third on problems whose reference compiles per shape drawn: jacobian_budget,
+# stable_softplus).
+WARM_ROUNDS = 2
 # The problems this process has warmed (``warm_up``), in the order it warmed them.
 _warmed: list[str] = []
 
@@ -80,14 +86,15 @@ def warm_up(
 
     Imports the harness (JAX, pytest, hypothesis: seconds, paid once), starts the pool's
     sandbox, then warms each problem of ``slugs`` whose sandboxes run on ``device`` (in order,
-    while ``budget_s`` lasts) by grading its reference solution once, its report dropped: the
-    reference is loaded, its executables compiled (or read from JAX's disk cache), its answers to the fixed tests
-    remembered (or read from the harness's disk cache, ``grader.reference``), and JAX's and
-    hypothesis's first-use work done, so that a student's first Submit costs what the next one
-    does. Only trusted code runs in the harness for it; the reference runs in a sandbox of the
-    pool as any submission does. A problem that fails to warm is logged and skipped: a worker
-    grades without it. ``work_waiting``, asked before each problem: when it holds, warming
-    stops there, so that a student's Submit never waits for problems nobody has asked for.
+    while ``budget_s`` lasts) by grading its reference solution (``WARM_ROUNDS`` times, each a
+    new edit), the reports dropped: the reference is loaded, its executables compiled (or read
+    from JAX's disk cache), its answers remembered (or read from the harness's disk cache,
+    ``grader.reference``), and JAX's and hypothesis's first-use work done, so that a student's
+    first Submit costs what the next one does. Only trusted code runs in the harness for it;
+    the reference runs in a sandbox of the pool as any submission does. A problem that fails
+    to warm is logged and skipped: a worker grades without it. ``work_waiting``, asked before
+    each problem: when it holds, warming stops there, so that a student's Submit never waits
+    for problems nobody has asked for.
     """
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
 
@@ -118,11 +125,17 @@ def _warm_problem(slug: str, device: str) -> None:
         return  # another device's workers warm it
     source = read_submission(problem.reference_solution)
     pool = sandbox_pool(PoolKind(device=problem.sandbox_device))
-    pool.wait_ready()
-    with pool.sandbox() as session:
-        report = grade_submission(problem, source, include_hidden=True, session=session)
-    if report.verdict != Verdict.ACCEPTED:
-        raise RuntimeError(f"{slug}: its reference solution was not accepted ({report.verdict}): {report.message}")
+    for edit in range(WARM_ROUNDS):
+        # Each round a new edit, which meets examples of its own (they are seeded from the
+        # source): the shapes and answers a worker meets in its first Submits.
+        text = source.text if not edit else f"{source.text}\n# warming {edit}\n"
+        pool.wait_ready()
+        with pool.sandbox() as session:
+            report = grade_submission(
+                problem, dataclasses.replace(source, text=text), include_hidden=True, session=session
+            )
+        if report.verdict != Verdict.ACCEPTED:
+            raise RuntimeError(f"{slug}: its reference solution was not accepted ({report.verdict}): {report.message}")
     if slug not in _warmed:
         _warmed.append(slug)
 
