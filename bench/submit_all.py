@@ -39,6 +39,7 @@ import itertools
 import math
 import os
 import re
+import secrets
 import statistics
 import time
 from dataclasses import dataclass
@@ -95,13 +96,16 @@ def median_of(timings: list[Timing], field: str) -> float:
 
 
 _edits = itertools.count(1)
+# Edits of this run only: the harness keeps its answers on disk from one process to the next,
+# so an edit a former run made would meet examples whose answers are remembered already.
+_RUN = secrets.token_hex(4)
 
 
 def next_edit(source: SubmissionSource) -> SubmissionSource:
     """The source as a student hands it in again: a comment added, so that, as on the site,
     each Submit meets examples of its own (they are seeded from the source) and nothing the
     harness remembers from another grading's examples answers for this one."""
-    return dataclasses.replace(source, text=f"{source.text}\n# edit {next(_edits)}\n")
+    return dataclasses.replace(source, text=f"{source.text}\n# edit {next(_edits)} of run {_RUN}\n")
 
 
 def time_gradings(
