@@ -2,6 +2,7 @@
 not, neither the hidden tests nor the reference cross into the sandbox, and the notebook runs
 under nbclient. All problems are validated once, in parallel."""
 
+import ast
 import copy
 import dataclasses
 import io
@@ -76,7 +77,10 @@ def test_a_hidden_test_that_sends_the_reference_into_the_sandbox_is_caught(tmp_p
         shutil.copy(path, solutions / path.name)
     problem = dataclasses.replace(problem, solutions_root=tmp_path)
     first_wrong = problem.wrong_solutions()[0].read_text()  # the solution whose grading is watched
-    lines = [line.strip() for line in problem.reference_solution.read_text().splitlines()]
+    # A line of its code (its docstring, the editorial's prose, is not what the check guards).
+    reference = problem.reference_solution.read_text()
+    docstring_end = ast.parse(reference).body[0].end_lineno or 0
+    lines = [line.strip() for line in reference.splitlines()[docstring_end:]]
     line = max((line for line in lines if len(line) > 12 and line not in first_wrong), key=len)
     leaking_test = f"""
 
