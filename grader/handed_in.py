@@ -22,11 +22,12 @@ from grader.source import SubmissionInputError, notebook_source, source_from_tex
 from grader.verdicts import Verdict
 
 logger = logging.getLogger(__name__)
-# Gradings of its reference that warm a problem: two, so that a worker's first Submit finds
-# the executables and answers of two gradings' examples, as its third does (with one, up to
-# 1.6× the third on problems whose reference compiles per shape drawn: jacobian_budget,
-# stable_softplus).
-WARM_ROUNDS = 2
+# Gradings of its reference that warm a problem: three, so that a worker's first Submit finds
+# the executables and answers of three gradings' examples, as its third does. With two,
+# jacobian_budget's first Submit still took 1.38-1.67× its third (its reference compiles per
+# shape drawn); with three, 1.07× (stable_softplus 1.04×), in runs of bench.submit_all
+# --first-vs-third.
+WARM_ROUNDS = 3
 # The problems this process has warmed (``warm_up``), in the order it warmed them.
 _warmed: list[str] = []
 
