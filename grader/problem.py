@@ -251,6 +251,22 @@ def expected_verdicts(path: Path) -> frozenset[Verdict]:
     return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
 
 
+def without_docstring(source: str) -> str:
+    """A solution's source without its module docstring: the editorial shows that prose above the
+    code, and it is no line of the code (the channel check looks for those)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    first = tree.body[0] if tree.body else None
+    if not (
+        isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+    ):
+        return source
+    lines = source.splitlines()
+    return "\n".join(lines[: first.lineno - 1] + lines[first.end_lineno or first.lineno :])
+
+
 def _docstring(path: Path) -> str:
     """A solution file's module docstring ("" if none), read without running the file."""
     try:

@@ -44,6 +44,7 @@ from grader.problem import (
     expected_verdicts,
     load_problem,
     printed_text,
+    without_docstring,
 )
 from grader.report import Report, TestResult
 from grader.source import SubmissionSource, read_submission
@@ -188,7 +189,7 @@ def hint_check(problem: Problem) -> Check:
     """The last hint gives the shape of the solution in words, never one of its lines of code."""
     hint = " ".join(problem.hints[-1].split())
     code = set()
-    for line in _without_docstring(problem.reference_solution.read_text()).splitlines():
+    for line in without_docstring(problem.reference_solution.read_text()).splitlines():
         line = " ".join(line.split())
         if line.startswith(("#", '"""', "import ", "from ", "def ")):
             continue
@@ -244,20 +245,6 @@ def editorial_check(problem: Problem) -> Check:
     return Check(problem.slug, "editorial", verdict, not problems, detail[:2000], None)
 
 
-def _without_docstring(source: str) -> str:
-    """A solution's source without its module docstring: prose about the code (the editorial's why
-    it works), not a line of it."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return source
-    if not tree.body or not _is_docstring(tree.body[0]):
-        return source
-    node = tree.body[0]
-    lines = source.splitlines()
-    return "\n".join(lines[: node.lineno - 1] + lines[node.end_lineno or node.lineno :])
-
-
 HIDDEN_TEST_NAME = re.compile(r"^def (test_\w+)", re.MULTILINE)
 
 
@@ -267,7 +254,7 @@ def channel_check(problem: Problem, submitted: str, channel: bytes) -> Check:
     reference helper passed as a portable function's source, would)."""
     text = channel.decode("utf-8", errors="replace")
     leaked = [f"hidden test {name}" for name in HIDDEN_TEST_NAME.findall(problem.hidden_tests) if name in text]
-    reference_code = _without_docstring(problem.reference_solution.read_text())  # the editorial's prose is no code
+    reference_code = without_docstring(problem.reference_solution.read_text())  # the editorial's prose is no code
     reference_lines = {line.strip() for line in reference_code.splitlines()}
     distinctive = [line for line in reference_lines if len(line) > 12 and line not in submitted]
     # Strings cross as JSON: a line with quotes or backslashes is looked for as JSON writes it too.

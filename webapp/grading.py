@@ -25,6 +25,7 @@ from grader.problem import (
     load_problem,
     problems_dir,
     solutions_dir,
+    without_docstring,
 )
 from grader.report import hidden_failures, hidden_properties
 from grader.source import SubmissionInputError, read_submission
@@ -134,6 +135,11 @@ def install_problem(
 def reference_solution_text(slug: str) -> str:
     """The reference solution's source, for students allowed to see it."""
     return load_problem(slug).reference_solution.read_text()
+
+
+def reference_code(reference: str) -> str:
+    """The reference's code as the editorial shows it: without its docstring, shown above it."""
+    return without_docstring(reference).strip("\n") + "\n"
 
 
 def written_editorial(slug: str) -> tuple[Explanation, list[KnownWrong]]:

@@ -15,7 +15,6 @@ problem, is ignored: the page is the catalog's, and says nothing of it.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -344,14 +343,6 @@ def editorial(user: Any, problem: Problem, reference: str, assignment: Assignmen
     the verdict each gets (never their code), and the problem after this one: in the assignment the
     page was opened from, else in the catalog."""
     explanation, known_wrong = grading.written_editorial(problem.slug)
-    code = reference
-    try:
-        body = ast.parse(reference).body
-    except SyntaxError:
-        body = []
-    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0].value, "value", None), str):
-        # The docstring is the prose shown above the code; the code column shows what follows it.
-        code = "\n".join(reference.splitlines()[body[0].end_lineno or 0 :]).strip("\n") + "\n"
     mistakes = [
         {
             "mistake": wrong.mistake,
@@ -365,7 +356,7 @@ def editorial(user: Any, problem: Problem, reference: str, assignment: Assignmen
     insight = ((accepted.report or {}).get("insight") or {}) if accepted else {}
     return {
         "solution": reference,
-        "solution_html": highlighted_python(code),
+        "solution_html": highlighted_python(grading.reference_code(reference)),
         "summary": explanation.summary.removeprefix("Reference solution:").strip(),
         "why": explanation.why,
         "mistakes": mistakes,
