@@ -3,6 +3,7 @@ each page, the system's dark theme, and no serious accessibility violation."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import pytest
@@ -107,6 +108,9 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser: Brow
         check(page, f"insight {width} {scheme}")
         page.get_by_role("tab", name="Submissions").click()
         page.locator("#history tbody a").first.click()
+        # The click starts a navigation; checking before it ends reads a page being torn down.
+        page.wait_for_url(re.compile(r"/submissions/\d+/$"))
+        page.wait_for_load_state()
         check(page, f"submission {width} {scheme}")
         for path in ("/progress/", "/problems/aot_compiled_sum/solution/"):
             page.goto(f"{site}{path}")
