@@ -22,12 +22,22 @@ from grader.source import SubmissionInputError, notebook_source, source_from_tex
 from grader.verdicts import Verdict
 
 logger = logging.getLogger(__name__)
-# Gradings of its reference that warm a problem: three, so that a worker's first Submit finds
-# the executables and answers of three gradings' examples, as its third does. With two,
-# jacobian_budget's first Submit still took 1.38-1.67× its third (its reference compiles per
-# shape drawn); with three, 1.07× (stable_softplus 1.04×), in runs of bench.submit_all
-# --first-vs-third.
-WARM_ROUNDS = 3
+# Gradings of its reference that warm a problem: at least three, so that a worker's first Submit
+# finds the executables and answers of three gradings' examples, as its third does (with two,
+# jacobian_budget's first Submit took 1.38-1.67x its third, its reference compiling per shape
+# drawn). Then more, up to six, while the last round still spent more than a quarter of the
+# first round's JAX compilation in this process: a problem whose examples keep meeting new
+# shapes (compile_for, jacobian_budget) is warm only once new shapes have become rare.
+MIN_WARM_ROUNDS, MAX_WARM_ROUNDS = 3, 6
+SETTLED_COMPILATION_SHARE = 0.25
+# JAX's own timers of its compilation stages: tracing, lowering, XLA.
+COMPILATION_EVENTS = frozenset(
+    {
+        "/jax/core/compile/jaxpr_trace_duration",
+        "/jax/core/compile/jaxpr_to_mlir_module_duration",
+        "/jax/core/compile/backend_compile_duration",
+    }
+)
 # The problems this process has warmed (``warm_up``), in the order it warmed them.
 _warmed: list[str] = []
 
@@ -87,15 +97,15 @@ def warm_up(
 
     Imports the harness (JAX, pytest, hypothesis: seconds, paid once), starts the pool's
     sandbox, then warms each problem of ``slugs`` whose sandboxes run on ``device`` (in order,
-    while ``budget_s`` lasts) by grading its reference solution (``WARM_ROUNDS`` times, each a
-    new edit), the reports dropped: the reference is loaded, its executables compiled (or read
-    from JAX's disk cache), its answers remembered (or read from the harness's disk cache,
-    ``grader.reference``), and JAX's and hypothesis's first-use work done, so that a student's
-    first Submit costs what the next one does. Only trusted code runs in the harness for it;
-    the reference runs in a sandbox of the pool as any submission does. A problem that fails
-    to warm is logged and skipped: a worker grades without it. ``work_waiting``, asked before
-    each problem: when it holds, warming stops there, so that a student's Submit never waits
-    for problems nobody has asked for.
+    while ``budget_s`` lasts) by grading its reference solution ``MIN_WARM_ROUNDS`` to
+    ``MAX_WARM_ROUNDS`` times, each a new edit, the reports dropped: the reference is loaded,
+    its executables compiled (or read from JAX's disk cache), its answers remembered (or read
+    from the harness's disk cache, ``grader.reference``), and JAX's and hypothesis's first-use
+    work done, so that a student's first Submit costs what the next one does. Only trusted code
+    runs in the harness for it; the reference runs in a sandbox of the pool as any submission
+    does. A problem that fails to warm is logged and skipped: a worker grades without it.
+    ``work_waiting``, asked before each problem: when it holds, warming stops there, so that a
+    student's Submit never waits for problems nobody has asked for.
     """
     import grader.harness  # noqa: F401  (imports JAX and pytest: seconds, paid once)
 
@@ -126,19 +136,46 @@ def _warm_problem(slug: str, device: str) -> None:
         return  # another device's workers warm it
     source = read_submission(problem.reference_solution)
     pool = sandbox_pool(PoolKind(device=problem.sandbox_device))
-    for edit in range(WARM_ROUNDS):
+    spent: list[float] = []
+    for edit in range(MAX_WARM_ROUNDS):
         # Each round a new edit, which meets examples of its own (they are seeded from the
         # source): the shapes and answers a worker meets in its first Submits.
         text = source.text if not edit else f"{source.text}\n# warming {edit}\n"
         pool.wait_ready()
+        before = _CompilationClock.read()
         with pool.sandbox() as session:
             report = grade_submission(
                 problem, dataclasses.replace(source, text=text), include_hidden=True, session=session
             )
+        spent.append(_CompilationClock.read() - before)
         if report.verdict != Verdict.ACCEPTED:
             raise RuntimeError(f"{slug}: its reference solution was not accepted ({report.verdict}): {report.message}")
+        if len(spent) >= MIN_WARM_ROUNDS and spent[-1] <= SETTLED_COMPILATION_SHARE * spent[0]:
+            break
+    logger.info("warm-up: %s in %d rounds (JAX compilation, s: %s)", slug, len(spent), [round(s, 2) for s in spent])
     if slug not in _warmed:
         _warmed.append(slug)
+
+
+class _CompilationClock:
+    """The seconds this process has spent in JAX compilation; its listener is registered on
+    first use, once (JAX keeps listeners for the life of the process)."""
+
+    seconds = 0.0
+    listening = False
+
+    @classmethod
+    def read(cls) -> float:
+        if not cls.listening:
+            import jax
+
+            def listen(event: str, duration_secs: float, **_: Any) -> None:
+                if event in COMPILATION_EVENTS:
+                    cls.seconds += duration_secs
+
+            jax.monitoring.register_event_duration_secs_listener(listen)
+            cls.listening = True
+        return cls.seconds
 
 
 def warmed_problems() -> list[str]:
