@@ -23,20 +23,25 @@ first use).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
 from grader.harness import grade_submission
 from grader.problem import REPO_ROOT, load_problem
 from grader.source import read_submission
+from sandbox.host import cgroups
 from sandbox.host.backends import get_backend
 from sandbox.host.prestarted import SandboxPool
 
@@ -86,17 +91,84 @@ def busy_cpu_seconds() -> float:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def run_batch(
-    folder: Path, out: Path, jobs: int | None
-) -> tuple[float, float, list[float], dict[str, int], dict[str, set[float]]]:
-    """Wall time, machine-wide busy CPU-seconds, per-notebook seconds, verdict counts and the
-    scores (fractions of the points) by kind of notebook, of one batch."""
+class CpuGroups:
+    """The CPU time of a batch, to the last process: the command runs in a cgroup of its own
+    (its workers stay there), and its sandboxes' time is what the sandboxes' parent cgroup
+    (``sandbox.host.cgroups``) gains meanwhile. Both are the kernel's own accounting, so their
+    sum is every CPU-second the batch used, whatever else the machine runs. None of this where
+    this user cannot make cgroups: then only the machine-wide busy time is measured."""
+
+    def __init__(self) -> None:
+        root = cgroups.CGROUP_ROOT
+        self.v1 = (root / "cpuacct" / "cpuacct.usage").exists()
+        base = root / "cpuacct" if self.v1 else root
+        self.command_group = base / f"jaxjudge-bench-{os.getpid()}"
+        self.sandboxes_group = base / cgroups.PARENT_NAME
+        try:
+            self.command_group.mkdir(exist_ok=True)
+            self.usable = True
+        except OSError:
+            self.usable = False
+
+    def seconds(self, group: Path) -> float:
+        try:
+            if self.v1:
+                return int((group / "cpuacct.usage").read_text()) / 1e9
+            for line in (group / "cpu.stat").read_text().splitlines():
+                if line.startswith("usage_usec "):
+                    return int(line.split()[1]) / 1e6
+        except (OSError, ValueError):
+            pass
+        return 0.0
+
+    def enter(self) -> None:
+        """In the command's process, before it runs (``preexec_fn``): join the command's group."""
+        (self.command_group / "cgroup.procs").write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):
+            self.command_group.rmdir()
+
+
+@dataclass
+class Batch:
+    """One batch: wall time, CPU-seconds (machine-wide, and the batch's own by its cgroups),
+    per-notebook seconds, verdict counts, scores by kind (fractions of the points) and the
+    CLI's ``--timings``."""
+
+    wall: float
+    busy: float
+    command_cpu: float
+    sandboxes_cpu: float
+    seconds: list[float]
+    verdicts: dict[str, int]
+    scores: dict[str, set[float]]
+    timings: dict[str, Any]
+
+    @property
+    def cpu(self) -> float:
+        """The batch's own CPU-seconds where cgroups measured them, else the machine's busy time."""
+        return self.command_cpu + self.sandboxes_cpu if self.command_cpu else self.busy
+
+
+def run_batch(folder: Path, out: Path, jobs: int | None, groups: CpuGroups) -> Batch:
+    """Grade the folder with ``grader autograde`` in a fresh process, as CI does."""
+    timings = out.with_suffix(".timings.json")
     command = [sys.executable, "-m", "grader", "autograde", str(folder), "--problem", SLUG, "--out", str(out)]
+    command += ["--timings", str(timings)]
     if jobs:
         command += ["--jobs", str(jobs)]
+    command_cpu, sandboxes_cpu = groups.seconds(groups.command_group), groups.seconds(groups.sandboxes_group)
     started, busy = time.perf_counter(), busy_cpu_seconds()
-    subprocess.run(command, check=True, capture_output=True, cwd=REPO_ROOT)
+    subprocess.run(
+        command, check=True, capture_output=True, cwd=REPO_ROOT, preexec_fn=groups.enter if groups.usable else None
+    )
     wall, busy = time.perf_counter() - started, busy_cpu_seconds() - busy
+    if groups.usable:
+        command_cpu = groups.seconds(groups.command_group) - command_cpu
+        sandboxes_cpu = groups.seconds(groups.sandboxes_group) - sandboxes_cpu
+    else:
+        command_cpu = sandboxes_cpu = 0.0
     with (out / "results.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     verdicts: dict[str, int] = {}
@@ -105,7 +177,127 @@ def run_batch(
         verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
         kind = row["student"].rpartition("-")[2]
         scores.setdefault(kind, set()).add(round(float(row["score"]) / float(row["max_score"]), 2))
-    return wall, busy, [float(row["seconds"]) for row in rows], verdicts, scores
+    seconds = [float(row["seconds"]) for row in rows]
+    return Batch(wall, busy, command_cpu, sandboxes_cpu, seconds, verdicts, scores, json.loads(timings.read_text()))
+
+
+def breakdown(batch: Batch) -> list[tuple[str, float]]:
+    """The batch's CPU-seconds, stage by stage, ending with what no stage took and the total
+    measured around it (the cgroups'), so that the lines add up to it exactly."""
+    timings = batch.timings
+    notebooks = timings["notebooks"]
+    workers = timings["workers"].values()
+    lines: list[tuple[str, float]] = [
+        ("start-up: the batch's own process (Python, imports; results and outputs)", timings["main_process_cpu_s"]),
+        (
+            "start-up: importing the harness, once (the workers' fork server)",
+            max((w.get("harness import (fork server of workers)", 0.0) for w in workers), default=0.0),
+        ),
+        (f"start-up: {len(workers)} workers starting", sum(w.get("worker start", 0.0) for w in workers)),
+    ]
+    sandbox_total = sum(n["sandbox"].get("total", 0.0) for n in notebooks)
+    if batch.command_cpu:
+        lines.append(
+            (
+                "start-up: the sandboxes' fork servers (JAX and IPython imported), their forks and clean-ups",
+                batch.sandboxes_cpu - sandbox_total,
+            )
+        )
+    harness_stages = sorted({stage for n in notebooks for stage in n["harness"] if stage != "total"})
+    for stage in harness_stages:
+        lines.append((f"notebooks, harness: {stage}", sum(n["harness"].get(stage, 0.0) for n in notebooks)))
+    for stage in ("kernel start", "the notebook's cells", "the tests' calls and the insight"):
+        lines.append((f"notebooks, sandbox: {stage}", sum(n["sandbox"].get(stage, 0.0) for n in notebooks)))
+    harness_total = sum(n["harness"].get("total", 0.0) for n in notebooks)
+    worker_rest = sum(w.get("cpu_s", 0.0) - w.get("worker start", 0.0) for w in workers) - harness_total
+    lines.append(("workers, between notebooks (taking work, sending results)", worker_rest))
+    measured = batch.cpu
+    rest = measured - sum(seconds for _, seconds in lines)
+    lines.append(("what no stage took (exiting, the kernel's work for the processes)", rest))
+    around = "its cgroups" if batch.command_cpu else "the machine's busy time"
+    lines.append((f"total, measured around the batch ({around})", measured))
+    return lines
+
+
+def print_breakdown(batch: Batch, count: int) -> None:
+    print(f"where the batch's {batch.cpu:.1f} CPU-s went ({count} notebooks; CPU-s, and per notebook):")
+    for name, seconds in breakdown(batch):
+        print(f"  {seconds:7.2f}  {seconds / count:6.3f}  {name}")
+    print(
+        f"  XLA compiles in the sandboxes, wall s: "
+        f"{sum(n['sandbox'].get('of it, XLA compiles (wall s)', 0.0) for n in batch.timings['notebooks']):.2f}; "
+        f"tracing and lowering: "
+        f"{sum(n['sandbox'].get('of it, tracing and lowering (wall s)', 0.0) for n in batch.timings['notebooks']):.2f}"
+    )
+
+
+Call = tuple[str, tuple[Any, ...], dict[str, Any]]
+
+
+def recorded_calls(folder: Path) -> dict[str, list[Call]]:
+    """The calls of the student's function that each kind of notebook's grading makes, with
+    their very inputs: one notebook of each kind graded here, as the batch grades it, with the
+    harness's calls noted. (Every notebook of a kind holds the same code, so its examples,
+    seeded from the code, are the same.)"""
+    from grader.proxy import SubmissionProxy
+
+    calls: dict[str, list[Call]] = {}
+    original = SubmissionProxy._call_entry_point
+    noting: list[Call] = []
+
+    def noted(self: SubmissionProxy, name: str, *args: Any, **kwargs: Any) -> Any:
+        noting.append((name, args, kwargs))
+        return original(self, name, *args, **kwargs)
+
+    problem = load_problem(SLUG)
+    SubmissionProxy._call_entry_point = noted  # type: ignore[method-assign]
+    try:
+        with SandboxPool(get_backend(), notebook=True) as pool:
+            for kind in KINDS:
+                noting.clear()
+                path = next(folder.glob(f"*-{kind}.ipynb"))
+                with pool.sandbox() as session:
+                    grade_submission(problem, read_submission(path), session=session)
+                calls[kind] = list(noting)
+    finally:
+        SubmissionProxy._call_entry_point = original  # type: ignore[method-assign]
+    return calls
+
+
+def floor_cpu_seconds(folder: Path, calls: dict[str, list[Call]]) -> float:
+    """The floor: the CPU-seconds one plain warm process takes to run every notebook's code
+    cells (IPython runs them, magics and all, each notebook in a fresh namespace) and then the
+    very calls its grading made, each to the end of its computation. No sandbox, no kernel, no
+    harness, no reference, no report: the least any grader of these notebooks could spend."""
+    import io
+
+    import jax
+    from IPython.core.interactiveshell import InteractiveShell
+
+    # Every compile real, as in the sandboxes (the harness's disk cache is on in this process).
+    jax.config.update("jax_enable_compilation_cache", False)
+    shell = InteractiveShell.instance()
+
+    def run(path: Path) -> None:
+        kind = path.stem.rpartition("-")[2]
+        shell.reset(new_session=False)
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code" or {"tests", "hidden-tests"} & set(cell.metadata.get("tags", [])):
+                continue
+            if not shell.run_cell(cell.source, silent=True).success:
+                return  # the grader stops at a failing cell too: no tests run
+        for name, args, kwargs in calls.get(kind, []):
+            with contextlib.suppress(Exception):
+                jax.block_until_ready(shell.user_ns[name](*args, **kwargs))
+
+    paths = sorted(folder.glob("*.ipynb"))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for kind in KINDS:  # warm: JAX's and IPython's first use, not counted
+            run(next(folder.glob(f"*-{kind}.ipynb")))
+        started = time.process_time()
+        for path in paths:
+            run(path)
+        return time.process_time() - started
 
 
 def notebook_against_py(runs: int) -> tuple[float, float, float]:
@@ -172,27 +364,38 @@ def main() -> None:
     parser.add_argument("--vs-nbgrader", action="store_true", help="then the same code under nbgrader's autograde")
     parser.add_argument("--nbgrader-runs", type=int, default=1, help="nbgrader batches (minutes each)")
     args = parser.parse_args()
-    walls, busy_seconds, per_notebook = [], [], []
-    with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
-        folder = Path(directory, "submissions")
-        folder.mkdir()
-        write_batch(folder, args.notebooks, args.with_faults)
-        total = len(list(folder.iterdir()))
-        for run in range(args.runs):
-            wall, busy, seconds, verdicts, scores = run_batch(folder, Path(directory, f"out{run}"), args.jobs)
-            walls.append(wall)
-            busy_seconds.append(busy)
-            per_notebook += seconds
-            print(
-                f"run {run + 1}: {total} notebooks in {wall:.1f} s ({total / wall:.2f}/s), "
-                f"{busy:.1f} CPU-s busy: {verdicts}",
-                flush=True,
-            )
-    wall = statistics.median(walls)
+    groups = CpuGroups()
+    batches: list[Batch] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
+            folder = Path(directory, "submissions")
+            folder.mkdir()
+            write_batch(folder, args.notebooks, args.with_faults)
+            total = len(list(folder.iterdir()))
+            for run in range(args.runs):
+                batch = run_batch(folder, Path(directory, f"out{run}"), args.jobs, groups)
+                batches.append(batch)
+                print(
+                    f"run {run + 1}: {total} notebooks in {batch.wall:.1f} s ({total / batch.wall:.2f}/s), "
+                    f"{batch.cpu:.1f} CPU-s (the batch's own; the machine was busy {batch.busy:.1f} CPU-s): "
+                    f"{batch.verdicts}",
+                    flush=True,
+                )
+            floor = floor_cpu_seconds(folder, recorded_calls(folder)) if not args.with_faults else None
+    finally:
+        groups.remove()
+    wall = statistics.median(batch.wall for batch in batches)
     print(f"median wall time {wall:.1f} s for {total} notebooks: {total / wall:.2f} notebooks/s")
-    busy = statistics.median(busy_seconds)
-    print(f"median machine-wide busy CPU time {busy:.1f} CPU-s: {busy / total:.2f} CPU-s a notebook")
-    print(f"median per-notebook verdict time {statistics.median(per_notebook):.2f} s")
+    middle = sorted(batches, key=lambda batch: batch.cpu)[len(batches) // 2]
+    print(f"median CPU time {middle.cpu:.1f} CPU-s: {middle.cpu / total:.2f} CPU-s a notebook")
+    print(f"median per-notebook verdict time {statistics.median(s for b in batches for s in b.seconds):.2f} s")
+    print_breakdown(middle, total)
+    if floor is not None:
+        print(
+            f"the floor (the same cells and test calls in one plain warm process): {floor:.1f} CPU-s, "
+            f"{floor / total:.3f} a notebook; the batch is {middle.cpu / floor:.2f}x its floor"
+        )
+    scores = batches[-1].scores
     if args.vs_nbgrader:
         against_nbgrader(args.notebooks, args.nbgrader_runs, wall, scores)
     pairs = max(args.runs, 5)

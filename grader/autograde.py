@@ -25,6 +25,7 @@ import csv
 import glob
 import json
 import multiprocessing
+import os
 import re
 import shutil
 import signal
@@ -37,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader import cpu_stages
+from grader.cpu_stages import process_cpu_seconds
 from grader.feedback_notebook import feedback_notebook
 from grader.report import Report
 from grader.source import SubmissionSource
@@ -65,6 +68,10 @@ class Graded:
     # What was graded, as read from the file (once): None when it could not be read.
     source: SubmissionSource | None = field(default=None, compare=False)
     key: str = field(default="", compare=False)  # the file name of its outputs
+    # Where its grading's CPU time went in the worker, by stage (``grader.cpu_stages``), and
+    # the worker's own figures: for ``--timings``, never for the verdict.
+    cpu: dict[str, float] = field(default_factory=dict, compare=False)
+    worker: dict[str, float] = field(default_factory=dict, compare=False)
 
     @property
     def verdict(self) -> str:
@@ -133,6 +140,7 @@ def one_line(text: str) -> str:
 # -- one notebook, in a worker ----------------------------------------------------------------
 
 _backend_name: str | None = None
+_worker_start: dict[str, float] = {}
 
 
 def _start_worker(backend_name: str | None, scratch: str) -> None:
@@ -147,6 +155,10 @@ def _start_worker(backend_name: str | None, scratch: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     tempfile.tempdir = scratch
     _pool("cpu")
+    # For --timings: the process this worker was forked from imported the harness (its CPU
+    # time so far is that import), and this worker's own start.
+    _worker_start["harness import (fork server of workers)"] = process_cpu_seconds(os.getppid()) or 0.0
+    _worker_start["worker start"] = time.process_time()
 
 
 def _pool(device: str) -> Any:
@@ -158,28 +170,37 @@ def _pool(device: str) -> Any:
 
 def grade_file(path: Path, problem_slug: str | None, student_from: str = "file") -> Graded:
     """Grade one file of the batch; whatever is wrong with it becomes its verdict."""
+    started, cpu_started, stages_before = time.perf_counter(), time.process_time(), cpu_stages.spent()
+    graded = _grade_file(path, problem_slug, student_from, started)
+    graded.cpu = cpu_stages.since(stages_before)
+    graded.cpu["total"] = time.process_time() - cpu_started
+    graded.worker = {"pid": os.getpid(), "cpu_s": time.process_time(), **_worker_start}
+    return graded
+
+
+def _grade_file(path: Path, problem_slug: str | None, student_from: str, started: float) -> Graded:
     from grader.harness import grade_submission
     from grader.problem import SLUG_PATTERN, ProblemError, installed_problem, load_problem
     from grader.source import SubmissionInputError, read_submission
 
-    started = time.perf_counter()
     student = student_name(path, None)
     slug = problem_slug or ""
     source: SubmissionSource | None = None
     try:
-        source = read_submission(path)
-        metadata = source.metadata
-        student = student_name(path, metadata, source=student_from)
-        if problem_slug:  # staff's own choice: a slug or a problem notebook's path
-            problem = load_problem(problem_slug)
-        else:  # the student's file names it: an installed problem's slug, never a path
-            slug = _problem_from_metadata(metadata)
-            if not slug:
-                raise SubmissionInputError(
-                    f"{path.name}: the notebook does not say which problem it solves; pass --problem SLUG "
-                    "(a notebook downloaded from a problem's page says it in its metadata)"
-                )
-            problem = installed_problem(slug)
+        with cpu_stages.stage(cpu_stages.READING_STAGE):
+            source = read_submission(path)
+            metadata = source.metadata
+            student = student_name(path, metadata, source=student_from)
+            if problem_slug:  # staff's own choice: a slug or a problem notebook's path
+                problem = load_problem(problem_slug)
+            else:  # the student's file names it: an installed problem's slug, never a path
+                slug = _problem_from_metadata(metadata)
+                if not slug:
+                    raise SubmissionInputError(
+                        f"{path.name}: the notebook does not say which problem it solves; pass --problem SLUG "
+                        "(a notebook downloaded from a problem's page says it in its metadata)"
+                    )
+                problem = installed_problem(slug)
         slug = problem.slug
     except (SubmissionInputError, ProblemError) as exc:
         if problem_slug:  # a slug, not the path it was given as
@@ -198,7 +219,8 @@ def grade_file(path: Path, problem_slug: str | None, student_from: str = "file")
         report = Report(problem=slug, verdict=Verdict.INTERNAL_ERROR, score=0.0, max_score=report_max)
         report.message = f"the notebook could not be graded: {type(exc).__name__}: {exc}"[:2000]
         report.duration_s = time.perf_counter() - started
-    feedback = feedback_notebook(report, source.notebook) if source.notebook is not None else None
+    with cpu_stages.stage(cpu_stages.FEEDBACK_STAGE):
+        feedback = feedback_notebook(report, source.notebook) if source.notebook is not None else None
     return Graded(str(path), student, slug, report, feedback, source=source)
 
 
@@ -220,11 +242,13 @@ def autograde(
     backend_name: str | None = None,
     student_from: str = "file",
     progress: bool | None = None,
+    timings: Path | None = None,
 ) -> tuple[list[Graded], bool]:
     """Grade every notebook under ``paths``; writes the outputs into ``out`` as they come.
 
     Returns the graded notebooks (in the order of ``paths``) and whether the batch finished
-    (False when interrupted: what was graded is kept and written).
+    (False when interrupted: what was graded is kept and written). ``timings``: also write
+    there where the batch's CPU time went (``cpu_timings``), as JSON.
     """
     from tqdm import tqdm  # type: ignore[import-untyped]
 
@@ -263,7 +287,46 @@ def autograde(
         ordered = [graded[path] for path in files if path in graded]
         if writer is not None:
             writer.finish(ordered)
+        if timings is not None:
+            timings.write_text(json.dumps(cpu_timings(ordered, time.process_time()), indent=1) + "\n")
     return ordered, finished
+
+
+def cpu_timings(graded: Sequence[Graded], main_cpu_s: float) -> dict[str, Any]:
+    """Where a batch's CPU seconds went, as far as its processes can tell: this process's
+    (Python, imports, reading results and writing the outputs), each worker's start and
+    total, and for each notebook the worker's stages (``grader.cpu_stages``; what no stage
+    took is the tests' own: pytest, hypothesis, comparing, the channel) and its sandbox's, read
+    from the sandbox's cgroup on this side (start: its kernel; load: the notebook's cells; the
+    rest: the tests' requests and the insight's). The sandboxes' fork servers are not here:
+    their CPU is what their cgroups' parent holds beyond these sandboxes (``bench.autograde``)."""
+    workers: dict[str, dict[str, float]] = {}
+    notebooks = []
+    for item in graded:
+        if item.worker:  # each notebook carries its worker's figures so far: the last one's hold them all
+            figures = {k: v for k, v in item.worker.items() if k != "pid"}
+            known = workers.setdefault(str(int(item.worker["pid"])), figures)
+            if figures["cpu_s"] > known["cpu_s"]:
+                known.update(figures)
+        harness = dict(item.cpu)
+        if harness:
+            harness["the tests (pytest, hypothesis, comparing, the channel)"] = max(
+                0.0, harness["total"] - sum(v for k, v in harness.items() if k != "total")
+            )
+        info = item.report.sandbox
+        sandbox: dict[str, float] = {}
+        if isinstance(info.get("cpu_s"), (int, float)):
+            ready, loaded, total = (float(info.get(k) or 0.0) for k in ("cpu_ready_s", "cpu_loaded_s", "cpu_s"))
+            sandbox = {
+                "kernel start": ready,
+                "the notebook's cells": max(0.0, loaded - ready),
+                "the tests' calls and the insight": max(0.0, total - max(loaded, ready)),
+                "total": total,
+                "of it, XLA compiles (wall s)": float(info.get("compile_seconds") or 0.0),
+                "of it, tracing and lowering (wall s)": float(info.get("staging_seconds") or 0.0),
+            }
+        notebooks.append({"student": item.student, "verdict": item.verdict, "harness": harness, "sandbox": sandbox})
+    return {"main_process_cpu_s": main_cpu_s, "workers": workers, "notebooks": notebooks}
 
 
 def _stop_workers() -> None:

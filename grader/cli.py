@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
         "a label only, not verified (the site's `manage.py autograde` checks its signature)",
     )
     autograde.add_argument("--backend", choices=sorted(BACKENDS), help="sandbox backend (default: bwrap)")
+    autograde.add_argument(
+        "--timings", metavar="FILE", help="also write where the batch's CPU time went, stage by stage, as JSON"
+    )
 
     show = commands.add_parser("show", help="print the student's view of a problem as Markdown")
     show.add_argument("problem", help="problem slug or notebook path")
@@ -131,6 +134,7 @@ def autograde(args: argparse.Namespace) -> int:
             out=Path(args.out) if args.out else None,
             backend_name=args.backend,
             student_from=args.student_from,
+            timings=Path(args.timings) if args.timings else None,
         )
     except AutogradeUsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -28,6 +28,7 @@ import jax
 import nbformat
 import pytest
 
+from grader.cpu_stages import INSIGHT_STAGE, stage
 from grader.insight import INSIGHT_SCHEMA, sandbox_artifacts
 from grader.insight import collect as collect_insight
 from grader.plugin import (
@@ -153,8 +154,8 @@ def _grade_in_session(
         return
     except (SubmissionUnavailable, RaisedBySubmission, TamperingDetected) as exc:
         verdict, message = explain_failure(exc)
-        stage = "while running your notebook" if source.is_notebook else "while loading your code"
-        report.verdict, report.message = verdict, f"{stage}: {message}"
+        during = "while running your notebook" if source.is_notebook else "while loading your code"
+        report.verdict, report.message = verdict, f"{during}: {message}"
         return
     secret = grading_secret()
     early: dict[str, Any] = {}
@@ -166,7 +167,8 @@ def _grade_in_session(
             return
         started = time.monotonic()
         try:
-            early["artifacts"] = sandbox_artifacts(proxy)
+            with stage(INSIGHT_STAGE):
+                early["artifacts"] = sandbox_artifacts(proxy)
         except (SubmissionUnavailable, TamperingDetected) as exc:
             # Only the insight is lost (tampering is judged below): the tests go on as they would.
             early["failed"] = str(exc)[:500]
@@ -199,7 +201,10 @@ def _grade_in_session(
             report.insight = {"schema": INSIGHT_SCHEMA, "failed": early["failed"]}
         else:
             solved = include_hidden and report.verdict == Verdict.ACCEPTED
-            report.insight = collect_insight(proxy, reference, with_reference=solved, artifacts=early.get("artifacts"))
+            with stage(INSIGHT_STAGE):
+                report.insight = collect_insight(
+                    proxy, reference, with_reference=solved, artifacts=early.get("artifacts")
+                )
     if proxy.tampering:
         # Whatever the tests saw, nothing observed in that sandbox can be believed.
         report.verdict, report.score = Verdict.INTEGRITY_VIOLATION, 0.0

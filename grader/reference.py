@@ -29,6 +29,7 @@ import pickle
 import sqlite3
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
+from grader.cpu_stages import REFERENCE_STAGE, stage
 from grader.portable_function import PortableFunction
 from grader.problem import REPO_ROOT, Problem, ReferenceSolutionError
 from grader.seeding import grading_secret
@@ -203,7 +205,9 @@ def _work_out(
 ) -> None:
     """An anticipated answer, into the memory (in a thread of its own: see ``anticipate``)."""
     try:
-        _keep(key, function(*args, **kwargs))
+        with stage(REFERENCE_STAGE, time.thread_time):  # a thread of its own: its seconds only
+            answer = function(*args, **kwargs)
+        _keep(key, answer)
     except Exception:
         return
     _unasked[key] = identity
@@ -232,7 +236,9 @@ def _answer(identity: Hashable, function: Callable[..., Any], args: tuple[Any, .
         if found:
             _expected[key] = stored
         else:
-            _keep(key, function(*args, **kwargs))
+            with stage(REFERENCE_STAGE):
+                answer = function(*args, **kwargs)
+            _keep(key, answer)
     result = _expected[key]
     # Lists and dicts are copied so that no test can change what the next one receives
     # (a shallow copy where they hold what cannot be copied, compiled executables say).

@@ -207,6 +207,7 @@ class SandboxSession:
                 raise SandboxStartFailed(f"the sandbox did not start: it sent {op!r} instead of ready")
             self._ready = fields
             self.started_at = time.monotonic()
+            self._cpu_mark("cpu_ready_s")
             self.info["jax_version"] = str(fields.get(protocol.JAX_VERSION, ""))[:200]
         return self._ready
 
@@ -226,10 +227,21 @@ class SandboxSession:
         if while_waiting is not None:
             while_waiting()
         reply_op, reply = self._receive(deadline)
-        if op in (protocol.LOAD, protocol.NOTEBOOK) and reply_op == protocol.OK:
-            # The backend starts with the submission (a problem may ask for several CPU devices).
-            self.info["device"] = str(reply.get(protocol.DEVICE, ""))[:200]
+        if op in (protocol.LOAD, protocol.NOTEBOOK):
+            self._cpu_mark("cpu_loaded_s")
+            if reply_op == protocol.OK:
+                # The backend starts with the submission (a problem may ask for several CPU devices).
+                self.info["device"] = str(reply.get(protocol.DEVICE, ""))[:200]
         return reply_op, reply
+
+    def _cpu_mark(self, name: str) -> None:
+        """Note the CPU seconds the sandbox has used so far, read from its cgroup on this side
+        (nothing the sandbox says): a batch's breakdown splits a sandbox's time by them into
+        starting (a notebook's kernel), loading (its cells) and the tests."""
+        if self.cgroup is not None:
+            used = self.cgroup.cpu_seconds()
+            if used is not None:
+                self.info[name] = round(used, 4)
 
     def stop(self) -> None:
         """Kill the sandbox's processes now, from any thread (a student's Cancel): whatever waits on
@@ -253,6 +265,7 @@ class SandboxSession:
         if not self._closed:
             if self.cgroup is not None:
                 self.cpu_seconds = max(self.cpu_seconds, self.cgroup.cpu_seconds() or 0.0)
+                self.info["cpu_s"] = round(self.cpu_seconds, 4)
                 self.info["peak_memory_bytes"] = self.cgroup.peak_memory_bytes()
                 self._oom_killed = self.cgroup.oom_killed()
                 self.cgroup.remove()

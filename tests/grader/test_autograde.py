@@ -23,6 +23,7 @@ import pytest
 
 from grader.feedback_notebook import insight_markdown
 from grader.problem import REPO_ROOT, load_problem
+from sandbox.host.cgroups import cgroups_usable
 from tests.conftest import student_notebook
 
 pytestmark = pytest.mark.slow  # a batch of real gradings, one of which waits out its time limit
@@ -69,7 +70,7 @@ def batch(tmp_path_factory):
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "grader", "autograde", str(submissions), "--problem", str(problem_path),
-         "--jobs", "2", "--out", str(out)],
+         "--jobs", "2", "--out", str(out), "--timings", str(root / "timings.json")],
         capture_output=True, text=True, cwd=REPO_ROOT, timeout=600,
     )  # fmt: skip
     return result, out, time.perf_counter() - started
@@ -265,3 +266,33 @@ def test_ctrl_c_keeps_what_was_graded_and_exits_130(tmp_path):
     assert {row["verdict"] for row in rows.values()} == {"accepted"}
     suites = ET.parse(out / "junit.xml").getroot().findall("testsuite")
     assert len(suites) == len(reports)
+
+
+def test_the_timings_say_where_each_notebook_spent_its_cpu_time(batch):
+    _, out, _ = batch
+    timings = json.loads((out.parent / "timings.json").read_text())
+    notebooks = {notebook["student"]: notebook for notebook in timings["notebooks"]}
+    assert set(STUDENTS) <= set(notebooks)
+    assert timings["main_process_cpu_s"] > 0
+    workers = list(timings["workers"].values())
+    assert 1 <= len(workers) <= 2
+    for worker in workers:
+        # The harness (JAX, pytest, hypothesis) was imported once, before the workers forked.
+        assert worker["harness import (fork server of workers)"] > 0.3
+        assert worker["cpu_s"] >= worker["worker start"] > 0
+    ada, dee = notebooks["ada"], notebooks["dee"]
+    for notebook in (ada, dee):
+        harness = notebook["harness"]
+        assert harness["reading the notebook"] > 0
+        parts = sum(seconds for stage, seconds in harness.items() if stage != "total")
+        assert parts == pytest.approx(harness["total"], abs=1e-6)  # the tests' share is the rest
+    assert ada["harness"]["the tests (pytest, hypothesis, comparing, the channel)"] > 0
+    assert ada["harness"]["the feedback notebook"] > 0
+    if cgroups_usable():
+        sandbox = ada["sandbox"]
+        assert sandbox["kernel start"] > 0 and sandbox["the notebook's cells"] > 0
+        assert sandbox["the tests' calls and the insight"] > 0
+        parts = sandbox["kernel start"] + sandbox["the notebook's cells"] + sandbox["the tests' calls and the insight"]
+        assert parts == pytest.approx(sandbox["total"], abs=1e-3)
+        # A notebook whose cell raised runs no test: its sandbox does next to nothing after its cells.
+        assert dee["sandbox"]["the tests' calls and the insight"] < sandbox["the tests' calls and the insight"]
