@@ -268,7 +268,11 @@ def floor_cpu_seconds(folder: Path, calls: dict[str, list[Call]]) -> float:
     """The floor: the CPU-seconds one plain warm process takes to run every notebook's code
     cells (IPython runs them, magics and all, each notebook in a fresh namespace) and then the
     very calls its grading made, each to the end of its computation. No sandbox, no kernel, no
-    harness, no reference, no report: the least any grader of these notebooks could spend."""
+    harness, no reference, no report: the least any grader of these notebooks could spend.
+
+    JAX's caches are emptied before each notebook: a notebook's compiles are its own work, which
+    its grading checks was done (``aot_compiled_sum`` fails a submission that compiles nothing
+    for a new length), so no grader giving the same verdicts could take them from another's."""
     import io
 
     import jax
@@ -281,6 +285,7 @@ def floor_cpu_seconds(folder: Path, calls: dict[str, list[Call]]) -> float:
     def run(path: Path) -> None:
         kind = path.stem.rpartition("-")[2]
         shell.reset(new_session=False)
+        jax.clear_caches()
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type != "code" or {"tests", "hidden-tests"} & set(cell.metadata.get("tags", [])):
                 continue
