@@ -2,22 +2,31 @@
 
 Run: .venv/bin/python -m bench.autograde [--notebooks 40] [--jobs N] [--runs 3] [--with-faults]
                                          [--vs-nbgrader [--nbgrader-runs 1]]
+     .venv/bin/python -m bench.autograde --scale 40 200 1000 [--scale-jobs 1 2 4]
 
 It writes ``--notebooks`` student notebooks for ``aot_compiled_sum`` that all finish, in equal
 shares: correct, wrong, a crashing cell, and correct with ``%timeit`` and ``%%time`` cells
 (``--with-faults`` adds one that never ends and one that is not a notebook). Then it runs
-``python -m grader autograde`` on the folder ``--runs`` times (a fresh process each time, as a
-CI job does) and prints the median wall time, notebooks per second, the machine's busy
-CPU-seconds (all processes, sandboxes included: steadier than wall time on a shared machine)
-and the median per-notebook verdict time. Last, the same correct code graded warm as a
-notebook and as a ``.py`` file, in turn, at least 5 times each: the medians and the median
-difference (the cost of running a notebook as Jupyter does).
+``python -m grader autograde --timings`` on the folder ``--runs`` times (a fresh process each
+time, as a CI job does, in cgroups of its own: ``BatchGroups``) and prints the median wall
+time, notebooks per second, the batch's CPU-seconds (its own processes' and its sandboxes',
+by the kernel's accounting; the machine's busy time beside them), the median per-notebook
+verdict time, and where the median batch's CPU-seconds went, stage by stage, in lines that add
+up to the total measured around it. Then the floor: the same notebooks' cells and the very calls
+their gradings made, run in one plain warm process (``floor_cpu_seconds``), and the batch's
+ratio to it. Last, the same correct code graded warm as a notebook and as a ``.py`` file, in
+turn, at least 5 times each: the medians and the median difference (the cost of running a
+notebook as Jupyter does).
 
 ``--vs-nbgrader`` then grades the same students' code, handed in to an nbgrader course
 (``bench.nbgrader_course``), with nbgrader's serial ``autograde``, ``--nbgrader-runs`` times, and
 prints both medians side by side with their ratio, and each grader's scores per kind of
 notebook, as fractions of the points (nbgrader is installed into an environment of its own on
 first use).
+
+``--scale N ...`` instead grades one batch of each size, then the first size with each of
+``--scale-jobs``: wall time, CPU-seconds a notebook, and the peak memory of the batch's own
+processes and of the largest sandbox, so that a notebook's cost can be seen flat as a batch grows.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import contextlib
 import csv
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,24 +101,28 @@ def busy_cpu_seconds() -> float:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-class CpuGroups:
-    """The CPU time of a batch, to the last process: the command runs in a cgroup of its own
-    (its workers stay there), and its sandboxes' time is what the sandboxes' parent cgroup
-    (``sandbox.host.cgroups``) gains meanwhile. Both are the kernel's own accounting, so their
-    sum is every CPU-second the batch used, whatever else the machine runs. None of this where
-    this user cannot make cgroups: then only the machine-wide busy time is measured."""
+class BatchGroups:
+    """The CPU time and memory of one batch, to the last process: the command runs in cgroups
+    of its own (its workers stay there), and its sandboxes' CPU time is what the sandboxes'
+    parent cgroup (``sandbox.host.cgroups``) gains meanwhile. Both are the kernel's own
+    accounting, so their sum is every CPU-second the batch used, whatever else the machine
+    runs. None of this where this user cannot make cgroups: then only the machine-wide busy
+    time is measured."""
 
     def __init__(self) -> None:
         root = cgroups.CGROUP_ROOT
         self.v1 = (root / "cpuacct" / "cpuacct.usage").exists()
-        base = root / "cpuacct" if self.v1 else root
-        self.command_group = base / f"jaxjudge-bench-{os.getpid()}"
-        self.sandboxes_group = base / cgroups.PARENT_NAME
+        name = f"jaxjudge-bench-{os.getpid()}-{time.monotonic_ns()}"
+        self.cpu_group = (root / "cpuacct" if self.v1 else root) / name
+        self.memory_group = root / "memory" / name if self.v1 else self.cpu_group
+        self.sandboxes_group = (root / "cpuacct" if self.v1 else root) / cgroups.PARENT_NAME
         try:
-            self.command_group.mkdir(exist_ok=True)
+            for group in {self.cpu_group, self.memory_group}:
+                group.mkdir()
             self.usable = True
         except OSError:
             self.usable = False
+        self._sandboxes_before = self.seconds(self.sandboxes_group)
 
     def seconds(self, group: Path) -> float:
         try:
@@ -122,12 +136,27 @@ class CpuGroups:
         return 0.0
 
     def enter(self) -> None:
-        """In the command's process, before it runs (``preexec_fn``): join the command's group."""
-        (self.command_group / "cgroup.procs").write_text(str(os.getpid()))
+        """In the command's process, before it runs (``preexec_fn``): join the batch's groups."""
+        for group in {self.cpu_group, self.memory_group}:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+
+    def command_cpu(self) -> float:
+        return self.seconds(self.cpu_group) if self.usable else 0.0
+
+    def sandboxes_cpu(self) -> float:
+        return self.seconds(self.sandboxes_group) - self._sandboxes_before if self.usable else 0.0
+
+    def command_peak_memory(self) -> int:
+        """The most memory the command and its workers held at once (not the sandboxes')."""
+        try:
+            return int((self.memory_group / ("memory.max_usage_in_bytes" if self.v1 else "memory.peak")).read_text())
+        except (OSError, ValueError):
+            return 0
 
     def remove(self) -> None:
-        with contextlib.suppress(OSError):
-            self.command_group.rmdir()
+        for group in {self.cpu_group, self.memory_group}:
+            with contextlib.suppress(OSError):
+                group.rmdir()
 
 
 @dataclass
@@ -144,6 +173,8 @@ class Batch:
     verdicts: dict[str, int]
     scores: dict[str, set[float]]
     timings: dict[str, Any]
+    peak_memory: int  # the command's and its workers' at once (bytes)
+    sandbox_peak_memory: int  # the most any one notebook's sandbox held
 
     @property
     def cpu(self) -> float:
@@ -151,24 +182,23 @@ class Batch:
         return self.command_cpu + self.sandboxes_cpu if self.command_cpu else self.busy
 
 
-def run_batch(folder: Path, out: Path, jobs: int | None, groups: CpuGroups) -> Batch:
+def run_batch(folder: Path, out: Path, jobs: int | None) -> Batch:
     """Grade the folder with ``grader autograde`` in a fresh process, as CI does."""
     timings = out.with_suffix(".timings.json")
     command = [sys.executable, "-m", "grader", "autograde", str(folder), "--problem", SLUG, "--out", str(out)]
     command += ["--timings", str(timings)]
     if jobs:
         command += ["--jobs", str(jobs)]
-    command_cpu, sandboxes_cpu = groups.seconds(groups.command_group), groups.seconds(groups.sandboxes_group)
-    started, busy = time.perf_counter(), busy_cpu_seconds()
-    subprocess.run(
-        command, check=True, capture_output=True, cwd=REPO_ROOT, preexec_fn=groups.enter if groups.usable else None
-    )
-    wall, busy = time.perf_counter() - started, busy_cpu_seconds() - busy
-    if groups.usable:
-        command_cpu = groups.seconds(groups.command_group) - command_cpu
-        sandboxes_cpu = groups.seconds(groups.sandboxes_group) - sandboxes_cpu
-    else:
-        command_cpu = sandboxes_cpu = 0.0
+    groups = BatchGroups()
+    try:
+        started, busy = time.perf_counter(), busy_cpu_seconds()
+        subprocess.run(
+            command, check=True, capture_output=True, cwd=REPO_ROOT, preexec_fn=groups.enter if groups.usable else None
+        )
+        wall, busy = time.perf_counter() - started, busy_cpu_seconds() - busy
+        command_cpu, sandboxes_cpu, peak = groups.command_cpu(), groups.sandboxes_cpu(), groups.command_peak_memory()
+    finally:
+        groups.remove()
     with (out / "results.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     verdicts: dict[str, int] = {}
@@ -178,7 +208,13 @@ def run_batch(folder: Path, out: Path, jobs: int | None, groups: CpuGroups) -> B
         kind = row["student"].rpartition("-")[2]
         scores.setdefault(kind, set()).add(round(float(row["score"]) / float(row["max_score"]), 2))
     seconds = [float(row["seconds"]) for row in rows]
-    return Batch(wall, busy, command_cpu, sandboxes_cpu, seconds, verdicts, scores, json.loads(timings.read_text()))
+    sandbox_peak = 0
+    for report in (out / "reports").glob("*.json"):
+        sandbox_peak = max(sandbox_peak, int(json.loads(report.read_text())["sandbox"].get("peak_memory_bytes") or 0))
+    return Batch(
+        wall, busy, command_cpu, sandboxes_cpu, seconds, verdicts, scores, json.loads(timings.read_text()),
+        peak, sandbox_peak,
+    )  # fmt: skip
 
 
 def breakdown(batch: Batch) -> list[tuple[str, float]]:
@@ -360,6 +396,29 @@ def against_nbgrader(count: int, runs: int, jaxjudge_wall: float, jaxjudge_score
         )
 
 
+def scale(sizes: list[int], jobs: list[int]) -> None:
+    """One batch of each size (default jobs), then the first size with each number of jobs:
+    whether a notebook costs the same in a batch of 1,000 as in one of 40, and what jobs buy."""
+    print("| notebooks | jobs | wall s | notebooks/s | CPU-s | CPU-s a notebook | peak memory: batch, one sandbox |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    runs = [(size, None) for size in sizes] + [(sizes[0], count) for count in jobs]
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
+        for number, (size, count) in enumerate(runs):
+            folder = Path(directory, f"submissions{size}")
+            if not folder.exists():
+                folder.mkdir()
+                write_batch(folder, size, False)
+            batch = run_batch(folder, Path(directory, f"out{number}"), count)
+            assert sum(batch.verdicts.values()) == size and "internal_error" not in batch.verdicts, batch.verdicts
+            print(
+                f"| {size} | {count or 'default'} | {batch.wall:.1f} | {size / batch.wall:.2f} | {batch.cpu:.1f} | "
+                f"{batch.cpu / size:.3f} | {batch.peak_memory / 2**20:.0f} MiB, "
+                f"{batch.sandbox_peak_memory / 2**20:.0f} MiB |",
+                flush=True,
+            )
+            shutil.rmtree(Path(directory, f"out{number}"), ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notebooks", type=int, default=40)
@@ -368,27 +427,35 @@ def main() -> None:
     parser.add_argument("--with-faults", action="store_true", help="add a hanging notebook and a non-notebook")
     parser.add_argument("--vs-nbgrader", action="store_true", help="then the same code under nbgrader's autograde")
     parser.add_argument("--nbgrader-runs", type=int, default=1, help="nbgrader batches (minutes each)")
+    parser.add_argument(
+        "--scale",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="instead: one batch of each size N (and of the first size with each of --scale-jobs), "
+        "with its wall time, CPU-s a notebook and peak memory",
+    )
+    parser.add_argument("--scale-jobs", type=int, nargs="*", default=[1, 2, 4], metavar="J")
     args = parser.parse_args()
-    groups = CpuGroups()
+    if args.scale:
+        scale(args.scale, args.scale_jobs)
+        return
     batches: list[Batch] = []
-    try:
-        with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
-            folder = Path(directory, "submissions")
-            folder.mkdir()
-            write_batch(folder, args.notebooks, args.with_faults)
-            total = len(list(folder.iterdir()))
-            for run in range(args.runs):
-                batch = run_batch(folder, Path(directory, f"out{run}"), args.jobs, groups)
-                batches.append(batch)
-                print(
-                    f"run {run + 1}: {total} notebooks in {batch.wall:.1f} s ({total / batch.wall:.2f}/s), "
-                    f"{batch.cpu:.1f} CPU-s (the batch's own; the machine was busy {batch.busy:.1f} CPU-s): "
-                    f"{batch.verdicts}",
-                    flush=True,
-                )
-            floor = floor_cpu_seconds(folder, recorded_calls(folder)) if not args.with_faults else None
-    finally:
-        groups.remove()
+    with tempfile.TemporaryDirectory(prefix="jaxjudge-bench-") as directory:
+        folder = Path(directory, "submissions")
+        folder.mkdir()
+        write_batch(folder, args.notebooks, args.with_faults)
+        total = len(list(folder.iterdir()))
+        for run in range(args.runs):
+            batch = run_batch(folder, Path(directory, f"out{run}"), args.jobs)
+            batches.append(batch)
+            print(
+                f"run {run + 1}: {total} notebooks in {batch.wall:.1f} s ({total / batch.wall:.2f}/s), "
+                f"{batch.cpu:.1f} CPU-s (the batch's own; the machine was busy {batch.busy:.1f} CPU-s): "
+                f"{batch.verdicts}",
+                flush=True,
+            )
+        floor = floor_cpu_seconds(folder, recorded_calls(folder)) if not args.with_faults else None
     wall = statistics.median(batch.wall for batch in batches)
     print(f"median wall time {wall:.1f} s for {total} notebooks: {total / wall:.2f} notebooks/s")
     middle = sorted(batches, key=lambda batch: batch.cpu)[len(batches) // 2]
