@@ -221,6 +221,9 @@ def _grade_file(path: Path, problem_slug: str | None, student_from: str, started
         report.duration_s = time.perf_counter() - started
     with cpu_stages.stage(cpu_stages.FEEDBACK_STAGE):
         feedback = feedback_notebook(report, source.notebook) if source.notebook is not None else None
+    # The notebook as it ran was for the feedback notebook only: not sent back to the batch,
+    # whose memory would otherwise grow by one run notebook per notebook graded.
+    report.notebook = None
     return Graded(str(path), student, slug, report, feedback, source=source)
 
 
@@ -243,12 +246,15 @@ def autograde(
     student_from: str = "file",
     progress: bool | None = None,
     timings: Path | None = None,
+    keep_sources: bool = True,
 ) -> tuple[list[Graded], bool]:
     """Grade every notebook under ``paths``; writes the outputs into ``out`` as they come.
 
     Returns the graded notebooks (in the order of ``paths``) and whether the batch finished
     (False when interrupted: what was graded is kept and written). ``timings``: also write
-    there where the batch's CPU time went (``cpu_timings``), as JSON.
+    there where the batch's CPU time went (``cpu_timings``), as JSON. ``keep_sources``: keep
+    what was read of each file in the results (the site records it); without it, a batch of
+    any size holds about as much memory as a small one.
     """
     from tqdm import tqdm  # type: ignore[import-untyped]
 
@@ -272,6 +278,11 @@ def autograde(
             graded[path] = _result(future, path, problem)
             if writer is not None:
                 writer.add(graded[path])
+            # Written (or not asked for): the batch keeps what its tables need, not each
+            # notebook's feedback, so that its memory does not grow with its size.
+            graded[path].feedback = None
+            if not keep_sources:
+                graded[path].source = None
             bar.set_postfix_str(f"{graded[path].student}: {graded[path].verdict}", refresh=False)
             bar.update()
         finished = True
