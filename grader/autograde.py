@@ -246,15 +246,16 @@ def autograde(
     student_from: str = "file",
     progress: bool | None = None,
     timings: Path | None = None,
-    keep_sources: bool = True,
+    keep_recorded: bool = True,
 ) -> tuple[list[Graded], bool]:
     """Grade every notebook under ``paths``; writes the outputs into ``out`` as they come.
 
     Returns the graded notebooks (in the order of ``paths``) and whether the batch finished
     (False when interrupted: what was graded is kept and written). ``timings``: also write
-    there where the batch's CPU time went (``cpu_timings``), as JSON. ``keep_sources``: keep
-    what was read of each file in the results (the site records it); without it, a batch of
-    any size holds about as much memory as a small one.
+    there where the batch's CPU time went (``cpu_timings``), as JSON. ``keep_recorded``: keep
+    what was read of each file and the insight in the results (the site records both); without
+    it, the results hold what the tables need, and a large batch about as much memory as a
+    small one.
     """
     from tqdm import tqdm  # type: ignore[import-untyped]
 
@@ -281,8 +282,9 @@ def autograde(
             # Written (or not asked for): the batch keeps what its tables need, not each
             # notebook's feedback, so that its memory does not grow with its size.
             graded[path].feedback = None
-            if not keep_sources:
+            if not keep_recorded:
                 graded[path].source = None
+                graded[path].report.insight = {}  # in its report file; the tables never show it
             bar.set_postfix_str(f"{graded[path].student}: {graded[path].verdict}", refresh=False)
             bar.update()
         finished = True

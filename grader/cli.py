@@ -135,7 +135,7 @@ def autograde(args: argparse.Namespace) -> int:
             backend_name=args.backend,
             student_from=args.student_from,
             timings=Path(args.timings) if args.timings else None,
-            keep_sources=False,
+            keep_recorded=False,
         )
     except AutogradeUsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
