@@ -54,23 +54,8 @@ def serve_forks(control_fd: int, *, serve_submission: Callable[[], None]) -> Non
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of a child come here, to be reaped
     # Whether its children run notebooks (each prepares a kernel, and runs nbclient, inside).
     notebooks = os.environ.pop(protocol.NOTEBOOK_VARIABLE, "") == "1"
-    # What every child needs, imported once here. Nothing may start JAX's backend or a thread.
-    import jax.export
-    import jax.extend
-    import jax.numpy
-
-    for module in JAX_FIRST_USE_MODULES:
-        importlib.import_module(module)
-    if notebooks:
-        ipython_environment()
-        import psutil  # type: ignore[import-untyped]  # noqa: F401  (ipykernel's, as its kernel starts)
-        from ipykernel.kernelapp import IPKernelApp  # noqa: F401
-
-        from sandbox.inside import notebook_runner
-
-        notebook_runner.warm_up()
-
-        _warm_up_tracebacks()
+    preload(notebooks=notebooks)
+    import jax  # imported by preload: for its version
 
     # What is imported now stays out of the garbage collector's reach: its passes would touch
     # every object in every child, copying each page the fork shares.
@@ -113,6 +98,26 @@ def serve_forks(control_fd: int, *, serve_submission: Callable[[], None]) -> Non
             send(protocol.FORKED, **{protocol.PID: child})
         else:
             raise SystemExit(f"fork server: unexpected request {request!r}")
+
+
+def preload(*, notebooks: bool) -> None:
+    """What every child needs, imported (and first used) once, in the fork server. Nothing here
+    may start JAX's backend or a thread: the children are forked from this process."""
+    for module in ("jax.export", "jax.extend", "jax.numpy", *JAX_FIRST_USE_MODULES):
+        importlib.import_module(module)
+    if notebooks:
+        ipython_environment()
+        import psutil  # type: ignore[import-untyped]  # noqa: F401  (ipykernel's, as its kernel starts)
+        from ipykernel.kernelapp import IPKernelApp  # noqa: F401
+
+        from sandbox.inside import notebook_runner
+        from sandbox.inside.kernel import KERNEL_START_MODULES
+
+        for module in KERNEL_START_MODULES:
+            with contextlib.suppress(ImportError):  # another IPython may lack one: not preloaded
+                importlib.import_module(module)
+        notebook_runner.warm_up()
+        _warm_up_tracebacks()
 
 
 def _warm_up_tracebacks() -> None:

@@ -14,6 +14,28 @@ from typing import Any
 
 from sandbox import protocol
 
+# What a kernel imports as it starts, beyond what its fork server has imported for it anyway
+# (a diff of ``sys.modules`` around ``Kernel()``): imported once in a notebook fork server,
+# they take 0.04 CPU-s off each kernel's 0.09. tests/sandbox/test_kernel.py says when a new
+# IPython or ipykernel imports more.
+KERNEL_START_MODULES = (
+    "IPython.core.completerlib",
+    "IPython.core.debugger",
+    "IPython.core.debugger_backport",
+    "IPython.core.oinspect",
+    "IPython.extensions.storemagic",
+    "IPython.utils.wildcard",
+    "bdb",
+    "code",
+    "faulthandler",
+    "ipykernel.debugger",
+    "pdb",
+    "tornado.gen",
+    "tornado.locks",
+    "tornado.platform.asyncio",
+    "tornado.queues",
+)
+
 
 class Kernel:
     """An IPython kernel in this process, its sockets bound in a private directory, not yet serving.
