@@ -112,6 +112,7 @@ class BatchGroups:
     def __init__(self) -> None:
         root = cgroups.CGROUP_ROOT
         self.v1 = (root / "cpuacct" / "cpuacct.usage").exists()
+        self.version = 1 if self.v1 else 2
         name = f"jaxjudge-bench-{os.getpid()}-{time.monotonic_ns()}"
         self.cpu_group = (root / "cpuacct" if self.v1 else root) / name
         self.memory_group = root / "memory" / name if self.v1 else self.cpu_group
@@ -125,15 +126,7 @@ class BatchGroups:
         self._sandboxes_before = self.seconds(self.sandboxes_group)
 
     def seconds(self, group: Path) -> float:
-        try:
-            if self.v1:
-                return int((group / "cpuacct.usage").read_text()) / 1e9
-            for line in (group / "cpu.stat").read_text().splitlines():
-                if line.startswith("usage_usec "):
-                    return int(line.split()[1]) / 1e6
-        except (OSError, ValueError):
-            pass
-        return 0.0
+        return cgroups.group_cpu_seconds(group, self.version) or 0.0
 
     def enter(self) -> None:
         """In the command's process, before it runs (``preexec_fn``): join the batch's groups."""
@@ -148,10 +141,7 @@ class BatchGroups:
 
     def command_peak_memory(self) -> int:
         """The most memory the command and its workers held at once (not the sandboxes')."""
-        try:
-            return int((self.memory_group / ("memory.max_usage_in_bytes" if self.v1 else "memory.peak")).read_text())
-        except (OSError, ValueError):
-            return 0
+        return cgroups.group_peak_memory_bytes(self.memory_group, self.version)
 
     def remove(self) -> None:
         for group in {self.cpu_group, self.memory_group}:

@@ -108,19 +108,11 @@ class SandboxCgroup:
         return _counter(_read(events), "oom_kill") > 0
 
     def peak_memory_bytes(self) -> int:
-        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
-        with contextlib.suppress(ValueError):
-            return int(_read(self.memory_dir / name) or 0)
-        return 0
+        return group_peak_memory_bytes(self.memory_dir, self.version)
 
     def cpu_seconds(self) -> float | None:
         """CPU time used by every process that ran in the sandbox; None where it is not counted."""
-        if self.cpu_dir is None:
-            return None
-        if self.version == 1:
-            usage = _read(self.cpu_dir / "cpuacct.usage").strip()
-            return int(usage) / 1e9 if usage.isdigit() else None
-        return _counter(_read(self.cpu_dir / "cpu.stat"), "usage_usec") / 1e6
+        return None if self.cpu_dir is None else group_cpu_seconds(self.cpu_dir, self.version)
 
     def remove(self) -> None:
         """Kill whatever is left in the groups and delete them."""
@@ -177,6 +169,23 @@ def _owner_running(name: str) -> bool:
     except PermissionError:
         pass  # running, as another user
     return True
+
+
+def group_cpu_seconds(cpu_dir: Path, version: int) -> float | None:
+    """The CPU time of every process that ran in a cgroup (and its children), as the kernel
+    counts it; None where it cannot be read."""
+    if version == 1:
+        usage = _read(cpu_dir / "cpuacct.usage").strip()
+        return int(usage) / 1e9 if usage.isdigit() else None
+    return _counter(_read(cpu_dir / "cpu.stat"), "usage_usec") / 1e6
+
+
+def group_peak_memory_bytes(memory_dir: Path, version: int) -> int:
+    """The most memory a cgroup's processes held at once (0 where it cannot be read)."""
+    name = "memory.max_usage_in_bytes" if version == 1 else "memory.peak"
+    with contextlib.suppress(ValueError):
+        return int(_read(memory_dir / name) or 0)
+    return 0
 
 
 def _read(path: Path) -> str:
