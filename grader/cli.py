@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = commands.add_parser("show", help="print the student's view of a problem as Markdown")
     show.add_argument("problem", help="problem slug or notebook path")
+    show.add_argument(
+        "--staff", action="store_true", help="also print the evidence its level is read from (grader.levels)"
+    )
     return parser
 
 
@@ -101,7 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if validate_problems(args.problems, backend_name=args.backend, jobs=args.jobs)
                 else EXIT_NOT_ACCEPTED
             )
-        print(load_problem(args.problem).student_markdown(), end="")
+        problem = load_problem(args.problem)
+        print(problem.student_markdown(), end="")
+        if args.staff:
+            rubric = problem.rubric()
+            print(f"\n**Level, for staff:** {rubric.explained() if rubric else 'no rubric in the notebook'}")
         return EXIT_ACCEPTED
     except (ProblemError, SubmissionInputError, BackendUnavailable, ReferenceSolutionError, GradingSecretError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -25,6 +25,8 @@ from typing import Any
 
 import nbformat
 
+from grader.levels import LEFT_TO_STUDENT, Rubric, answer_lines
+
 # The web app, autograde and the tests import the block's vocabulary and ProblemError from here too.
 from grader.problem_metadata import (
     CATEGORIES,
@@ -126,6 +128,18 @@ class Problem:
     notebook: Any = field(repr=False, compare=False)
     examples: tuple[WorkedExample, ...] = ()
     solutions_root: Path = field(default_factory=solutions_dir, repr=False)
+    # The evidence its level is read from (``grader.levels``): the ideas it combines and what is
+    # left to the student; None where the notebook gives none (``grader validate`` refuses that).
+    rubric_evidence: tuple[tuple[str, ...], str] | None = None
+
+    def rubric(self, *, attempts: int = 0, solved: int = 0) -> Rubric | None:
+        """The rubric's inputs for this problem, the answer's size read from the reference and the
+        starter; ``attempts`` and ``solved``: how many students tried it and solved it, where known."""
+        if self.rubric_evidence is None or not self.reference_solution.is_file():
+            return None
+        ideas, left = self.rubric_evidence
+        size = answer_lines(without_docstring(self.reference_solution.read_text()), self.starter)
+        return Rubric(size, ideas, left, attempts, solved)
 
     @property
     def solution_dir(self) -> Path:
@@ -382,11 +396,11 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         raise ProblemError(f"{path}: cells: exactly one starter cell is needed, found {len(starters)}")
     if len(hints) != 3:
         raise ProblemError(
-            f"{path}: cells: three hint cells are needed (a nudge, the concept with a link to JAX's documentation, "
-            f"the shape of the solution in words), found {len(hints)}"
+            f"{path}: cells: three hint cells are needed (the concept, where to look with a link to JAX's "
+            f"documentation, a check to run on one's own code), found {len(hints)}"
         )
     if "https://" not in hints[1]:
-        raise ProblemError(f"{path}: hint 2 (the concept) needs a link to the documentation it draws on")
+        raise ProblemError(f"{path}: hint 2 (where to look) needs a link to the documentation it draws on")
     if not hidden:
         raise ProblemError(f"{path}: cells: no hidden-tests cell")
     statement_text = "\n\n".join(statement)
@@ -419,6 +433,7 @@ def _parse(path: Path, notebook: Any, solutions_root: Path) -> Problem:
         notebook=notebook,
         solutions_root=solutions_root,
         examples=tuple(examples),
+        rubric_evidence=fields.rubric(LEFT_TO_STUDENT),
     )
 
 

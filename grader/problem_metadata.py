@@ -37,6 +37,10 @@ class ProblemError(Exception):
     """A problem notebook that cannot be used; the message names the notebook, cell and field."""
 
 
+MAX_RUBRIC_IDEAS = 8
+MAX_IDEA_CHARS = 120
+
+
 class MetadataReader:
     """Typed access to the grader block, with errors that name the field."""
 
@@ -45,7 +49,7 @@ class MetadataReader:
         known = {
             "slug", "title", "difficulty", "category", "tags", "entry_points", "device",
             "time_limit_s", "memory_limit_mb", "max_examples", "points", "cpu_devices",
-            "objective", "prerequisites", "minutes",
+            "objective", "prerequisites", "minutes", "rubric",
         }  # fmt: skip
         unknown = sorted(set(meta) - known)
         if unknown:
@@ -88,6 +92,29 @@ class MetadataReader:
         if of in value or len(set(value)) != len(value):
             self.fail(name, f"must name other problems, each once (got {value!r})")
         return list(value)
+
+    def rubric(self, left_choices: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+        """The evidence for the problem's level (``grader.levels``): the ideas it combines, by
+        name, and what is left to the student; None where the notebook gives none."""
+        value = self.value("rubric", {})
+        if value == {}:
+            return None
+        if not isinstance(value, dict) or set(value) != {"ideas", "left"}:
+            self.fail("rubric", f"must be an object with the keys ideas and left (got {value!r:.200})")
+        ideas = value["ideas"]
+        if (
+            not isinstance(ideas, list)
+            or not 1 <= len(ideas) <= MAX_RUBRIC_IDEAS
+            or not all(isinstance(idea, str) and 0 < len(idea.strip()) <= MAX_IDEA_CHARS for idea in ideas)
+        ):
+            self.fail(
+                "rubric.ideas",
+                f"must list 1 to {MAX_RUBRIC_IDEAS} ideas, each a name of at most {MAX_IDEA_CHARS} characters "
+                f"(got {ideas!r:.200})",
+            )
+        if value["left"] not in left_choices:
+            self.fail("rubric.left", f"must be one of {', '.join(left_choices)} (got {value['left']!r:.100})")
+        return tuple(idea.strip() for idea in ideas), str(value["left"])
 
     def choice(self, name: str, choices: tuple[str, ...], default: str | None = None) -> str:
         value = self.value(name, default)

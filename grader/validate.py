@@ -186,8 +186,8 @@ def _rejects(wanted: frozenset[Verdict], result: TestResult) -> bool:
 
 
 def hint_check(problem: Problem) -> Check:
-    """The last hint gives the shape of the solution in words, never one of its lines of code."""
-    hint = " ".join(problem.hints[-1].split())
+    """No hint holds a line of the solution's code: the ladder ends in a check the student can
+    run on their own code, and the code itself is the editorial's."""
     code = set()
     for line in without_docstring(problem.reference_solution.read_text()).splitlines():
         line = " ".join(line.split())
@@ -195,10 +195,30 @@ def hint_check(problem: Problem) -> Check:
             continue
         # A line, and the expression it returns or assigns: a hint may quote just that.
         code |= {line, line.removeprefix("return "), line.partition(" = ")[2]}
-    given = sorted(line for line in code if len(line) >= 16 and line in hint)
-    detail = f"the last hint gives the solution's line {given[0]!r}" if given else ""
-    verdict = Verdict.ACCEPTED if not given else Verdict.WRONG_ANSWER
-    return Check(problem.slug, "hints", verdict, not given, detail, None)
+    for number, hint in enumerate(problem.hints, 1):
+        text = " ".join(hint.split())
+        given = sorted(line for line in code if len(line) >= 16 and line in text)
+        if given:
+            which = "the last hint" if number == len(problem.hints) else f"hint {number}"
+            detail = f"{which} gives the solution's line {given[0]!r}"
+            return Check(problem.slug, "hints", Verdict.WRONG_ANSWER, False, detail, None)
+    return Check(problem.slug, "hints", Verdict.ACCEPTED, True, "", None)
+
+
+def level_check(problem: Problem) -> Check:
+    """The problem's difficulty is the one its rubric gives (``grader.levels``), from evidence
+    its notebook states (the ideas, what is left to the student) and its code shows."""
+    rubric = problem.rubric()
+    if rubric is None:
+        detail = (
+            "metadata.grader.rubric is missing: list the ideas the problem combines and say what is left to the "
+            "student (named, found or derived), so that its level can be read from the rubric"
+        )
+    elif rubric.level != problem.difficulty:
+        detail = f"labelled {problem.difficulty}, but the rubric gives {rubric.explained()}"
+    else:
+        return Check(problem.slug, "level", Verdict.ACCEPTED, True, "", None)
+    return Check(problem.slug, "level", Verdict.INVALID_SUBMISSION, False, detail[:2000], None)
 
 
 # A sentence ends with ".", "!" or "?" (and any closing bracket or quote) before a space or the
@@ -306,6 +326,7 @@ def validate_problems(
         *prerequisite_checks(problems, installed),
         *graded_core_checks(problems, installed),
         *(editorial_check(problem) for problem in problems),
+        *(level_check(problem) for problem in problems),
     ]
     return _print_checks([*validated(problems, backend_name=backend_name, jobs=jobs), course], out)
 

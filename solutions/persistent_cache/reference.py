@@ -7,8 +7,8 @@ cache, whose key hashes what was lowered: the module's name (jit_ followed by th
 every lambda is jit__lambda), its operations and constants, and the input type, together with settings that
 never change here. So the same code under the same name is found again on disk even in a new process, while
 another body, another name or another input type is not. The threshold min_compile_time_secs only decides
-whether a fresh compile is written, and these programs compile in far less than a second, so only a threshold
-of 0 writes; reads happen whatever it is. The reference keeps those three sets and answers without tracing or
+whether a fresh compile is written: 0 writes every one, and 60 s writes none, since these programs compile in
+milliseconds; reads happen whatever it is. The reference keeps those three sets and answers without tracing or
 running anything.
 """
 

@@ -1,6 +1,6 @@
-"""Ignores the compile-time threshold: every compile is written, with 60 s or JAX's default of
-1 s as with 0. Programs that compile faster than the threshold are not written, so a later
-definition or process compiles them again."""
+"""Ignores the compile-time threshold: every compile is written, with 60 s as with 0.
+Programs that compile faster than the threshold are not written, so a later definition or
+process compiles them again."""
 # expect: wrong_answer
 
 

@@ -1,5 +1,5 @@
-"""Thinks the compile-time threshold switches the whole cache off for small programs: with 1.0
-or 60 it neither writes nor reads, so an entry written earlier under threshold 0 is compiled
+"""Thinks the compile-time threshold switches the whole cache off for small programs: with 60 it
+neither writes nor reads, so an entry written earlier under threshold 0 is compiled
 again. JAX applies the threshold only when it would write; a later process reads the entry."""
 # expect: wrong_answer
 

@@ -123,6 +123,15 @@ def _broken_copy(tmp_path: Path, change) -> Path:
         (lambda nb: nb.cells[1].metadata.update(tags=["hiddentests"]), "cell 1: unknown tag 'hiddentests'"),
         (lambda nb: nb.cells.pop(0), "statement: missing the section '## Why this matters'"),
         (lambda nb: nb.metadata.pop("grader"), "metadata.grader: missing"),
+        (lambda nb: nb.metadata["grader"].update(rubric={"ideas": []}), "rubric: must be an object with the keys"),
+        (
+            lambda nb: nb.metadata["grader"].update(rubric={"ideas": [], "left": "named"}),
+            "metadata.grader.rubric.ideas: must list 1 to 8 ideas",
+        ),
+        (
+            lambda nb: nb.metadata["grader"].update(rubric={"ideas": ["stages"], "left": "guessed"}),
+            "metadata.grader.rubric.left: must be one of named, found, derived",
+        ),
     ],
 )
 def test_bad_metadata_is_reported_with_notebook_and_field(tmp_path, change, expected):
