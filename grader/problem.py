@@ -50,7 +50,13 @@ CONTRACT_ITEMS = ("Input", "Returns", "Checked")
 
 # A known-wrong solution's "# expect: VERDICT" line, or "VERDICT or VERDICT" where which of two limits a
 # solution breaks first depends on the machine (memory reclaimed near the limit can outlast the time limit).
-EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+(?:\s+or\s+\w+)*)\s*$", re.MULTILINE)
+# "# expect: wrong_answer" or "# expect: wrong_answer by test_name": the verdict a wrong solution
+# must get and, optionally, the hidden or visible test that must give it.
+EXPECT_LINE = re.compile(r"^#\s*expect:\s*(\w+(?:\s+or\s+\w+)*)(?:\s+by\s+(\w+))?\s*$", re.MULTILINE)
+# "# pitfall: <a bold title of the statement's Common pitfalls>": the pitfall a wrong solution shows.
+PITFALL_LINE = re.compile(r"^#\s*pitfall:\s*(.+?)\s*$", re.MULTILINE)
+PITFALLS_SECTION = re.compile(r"^##\s*Common pitfalls\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
+PITFALL_TITLE = re.compile(r"^\s*[-*]\s+\*\*(.+?)\*\*", re.MULTILINE)
 
 
 class ReferenceSolutionError(Exception):
@@ -84,6 +90,10 @@ class KnownWrong:
     name: str
     mistake: str
     verdicts: frozenset[Verdict]
+    # The pitfall of the statement it shows (its "# pitfall:" line, as written), and the test
+    # that must reject it (its "# expect: ... by test_name"); empty where it names none.
+    pitfall: str = ""
+    rejected_by: str = ""
 
     @property
     def verdict_label(self) -> str:
@@ -158,8 +168,15 @@ class Problem:
         known = []
         for path in self.wrong_solutions():
             mistake = next(iter(_paragraphs(_docstring(path))), "")
-            known.append(KnownWrong(path.stem, mistake, expected_verdicts(path)))
+            pitfall = PITFALL_LINE.search(path.read_text())
+            shows = pitfall.group(1) if pitfall else ""
+            known.append(KnownWrong(path.stem, mistake, expected_verdicts(path), shows, rejecting_test(path)))
         return known
+
+    def pitfalls(self) -> list[str]:
+        """The bold titles of the statement's Common pitfalls, in order."""
+        section = PITFALLS_SECTION.search(self.statement)
+        return [title.strip() for title in PITFALL_TITLE.findall(section.group(1))] if section else []
 
     def explanation(self) -> Explanation:
         """The reference's docstring as the editorial shows it (read, never run)."""
@@ -263,6 +280,18 @@ def expected_verdicts(path: Path) -> frozenset[Verdict]:
     that is no verdict raises ``ValueError``."""
     match = EXPECT_LINE.search(path.read_text())
     return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
+
+
+def rejecting_test(path: Path) -> str:
+    """The test a wrong solution's ``# expect: VERDICT by test_name`` line names; empty: any."""
+    match = EXPECT_LINE.search(path.read_text())
+    return match.group(2) or "" if match else ""
+
+
+def pitfall_key(title: str) -> str:
+    """A pitfall's title as wrong solutions name it: case, backticks, spacing and the closing
+    full stop do not matter."""
+    return " ".join(title.replace("`", "").split()).rstrip(".:").casefold()
 
 
 def without_docstring(source: str) -> str:

@@ -43,6 +43,7 @@ from grader.problem import (
     all_problems,
     expected_verdicts,
     load_problem,
+    pitfall_key,
     printed_text,
     without_docstring,
 )
@@ -161,15 +162,23 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     wrong_solutions = problem.wrong_solutions()
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
+    named_tests = {wrong.name: wrong.rejected_by for wrong in problem.known_wrong()}
     for number, path in enumerate(wrong_solutions):
-        wanted = expected_verdicts(path)
+        wanted, by = expected_verdicts(path), named_tests.get(path.stem, "")
         # The first wrong solution runs every hidden test against the reference: what the
         # harness sent the sandbox then is checked below. The others stop at the first test
-        # that fails as expected: that failure rejects them, with what a student would read.
-        rejected = None if number == 0 else functools.partial(_rejects, wanted)
+        # that fails as expected (the test its expect line names, where it names one): that
+        # failure rejects them, with what a student would read.
+        rejected = None if number == 0 else functools.partial(_rejects, wanted, by)
         report = grade(read_submission(path), record=number == 0, stop_after=rejected)
         ok = not report.accepted and (not wanted or report.verdict in wanted)
         detail = f"expected {_named(wanted)}; {report.message}" if wanted else report.message
+        if by:
+            named = next((test for test in report.tests if _test_named(test, by)), None)
+            ok = named is not None and _rejects(wanted, by, named)
+            if not ok:
+                outcome = "did not run" if named is None else f"gave {named.outcome} ({named.verdict})"
+                detail = f"expected {by} to reject it ({_named(wanted) or 'any verdict'}), but it {outcome}"
         checks.append(Check(problem.slug, path.name, report.verdict, ok, detail, report))
     checks.append(hint_check(problem))
     for path in problem.right_solutions():
@@ -180,9 +189,42 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     return checks
 
 
-def _rejects(wanted: frozenset[Verdict], result: TestResult) -> bool:
-    """Whether a test's result rejects a wrong solution as its ``# expect:`` line says."""
-    return result.outcome != "passed" and (not wanted or result.verdict in wanted)
+def _rejects(wanted: frozenset[Verdict], by: str, result: TestResult) -> bool:
+    """Whether a test's result rejects a wrong solution as its ``# expect:`` line says (with the
+    verdict it names, and from the test it names, if it names one)."""
+    return (
+        result.outcome != "passed" and (not wanted or result.verdict in wanted) and (not by or _test_named(result, by))
+    )
+
+
+def _test_named(result: TestResult, name: str) -> bool:
+    """Whether ``result`` is of the test function ``name`` (any of its parameters)."""
+    return result.name == name or result.name.startswith(f"{name}[")
+
+
+def pitfall_check(problem: Problem) -> Check:
+    """Every pitfall the statement lists is shown by a known-wrong solution that the tests reject
+    (its ``# pitfall:`` line names it), and every ``# pitfall:`` line names a listed pitfall: a
+    pitfall no test enforces is a warning a student can ignore and still be accepted."""
+    try:
+        known_wrong = problem.known_wrong()
+    except (ProblemError, ValueError) as exc:
+        return Check(problem.slug, "pitfalls", Verdict.INVALID_SUBMISSION, False, str(exc)[:2000], None)
+    titles = {pitfall_key(title): title for title in problem.pitfalls()}
+    shown = {pitfall_key(wrong.pitfall) for wrong in known_wrong if wrong.pitfall}
+    problems = [
+        f"{wrong.name}.py names the pitfall {wrong.pitfall!r}, which the statement does not list"
+        for wrong in known_wrong
+        if wrong.pitfall and pitfall_key(wrong.pitfall) not in titles
+    ]
+    problems += [
+        f"the pitfall {title!r} is shown by no known-wrong solution (a wrong_*.py with '# pitfall: {title}')"
+        for key, title in titles.items()
+        if key not in shown
+    ]
+    detail = "; ".join(problems)
+    verdict = Verdict.ACCEPTED if not problems else Verdict.INVALID_SUBMISSION
+    return Check(problem.slug, "pitfalls", verdict, not problems, detail[:2000], None)
 
 
 def hint_check(problem: Problem) -> Check:
