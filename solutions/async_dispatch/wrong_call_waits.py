@@ -1,0 +1,30 @@
+"""Treats a jitted call as synchronous: counts the computation of every call in its own interval, as if f(x)
+returned only once the result was computed."""
+# expect: wrong_answer
+
+WAITING = {"block", "float", "asarray", "print"}
+
+
+def timed_intervals(script):
+    compiled = set()
+    opened = []
+    called_in = {}
+    for step in script:
+        op, *args = step.split()
+        now = len(opened) - 1
+        if op == "clock":
+            opened.append(set())
+        elif op == "call":
+            name, length = args
+            called_in[name] = now
+            if now >= 0:
+                opened[now].add(f"dispatch {name}")
+                opened[now].add(f"compute {name}")
+                if length not in compiled:
+                    opened[now].add(f"compile {name}")
+            compiled.add(length)
+        elif op in WAITING:
+            for name in args:
+                if now >= 0 and called_in[name] == now:
+                    opened[now].add(f"compute {name}")
+    return [sorted(words) for words in opened[:-1]]
