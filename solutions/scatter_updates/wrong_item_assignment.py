@@ -1,0 +1,10 @@
+"""The NumPy way, totals[bins] += weights: JAX arrays are immutable, so the assignment raises a TypeError."""
+# expect: runtime_error
+
+import jax
+
+
+@jax.jit
+def bin_totals(totals, bins, weights):
+    totals[bins] += weights
+    return totals
