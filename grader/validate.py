@@ -315,7 +315,10 @@ def channel_check(problem: Problem, submitted: str, channel: bytes) -> Check:
     reference that the submission did not already have (a test author's slip, such as a
     reference helper passed as a portable function's source, would)."""
     text = channel.decode("utf-8", errors="replace")
-    leaked = [f"hidden test {name}" for name in HIDDEN_TEST_NAME.findall(problem.hidden_tests) if name in text]
+    # A name the submission already had (a wrong solution's "# expect: ... by test_name" line) is
+    # not the harness's to leak.
+    names = HIDDEN_TEST_NAME.findall(problem.hidden_tests)
+    leaked = [f"hidden test {name}" for name in names if name in text and name not in submitted]
     reference_code = without_docstring(problem.reference_solution.read_text())  # the editorial's prose is no code
     reference_lines = {line.strip() for line in reference_code.splitlines()}
     distinctive = [line for line in reference_lines if len(line) > 12 and line not in submitted]
