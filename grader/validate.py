@@ -372,6 +372,7 @@ def validate_problems(
         *graded_core_checks(problems, installed),
         *(editorial_check(problem) for problem in problems),
         *(level_check(problem) for problem in problems),
+        *(pitfall_check(problem) for problem in problems),
     ]
     return _print_checks([*validated(problems, backend_name=backend_name, jobs=jobs), course], out)
 

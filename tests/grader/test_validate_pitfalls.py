@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from grader.problem import load_problem, pitfall_key, solutions_dir
+from grader.problem import all_problems, load_problem, pitfall_key, solutions_dir
 from grader.validate import pitfall_check, validate_problem
 from grader.verdicts import Verdict
 
@@ -27,6 +27,10 @@ def mark(path, *lines):
 def test_a_pitfall_is_named_as_its_title_is_written_whatever_its_case_and_backticks():
     assert pitfall_key("`lower` is not enough.") == pitfall_key("lower is NOT   enough")
     assert pitfall_key("Keep JAX types.") != pitfall_key("Keep JAX types and shapes.")
+
+
+def test_every_installed_problem_s_pitfalls_are_each_shown_by_a_wrong_solution():
+    assert [check.detail for check in map(pitfall_check, all_problems()) if not check.ok] == []
 
 
 def test_the_statement_s_pitfalls_are_its_bold_titles_in_order():
