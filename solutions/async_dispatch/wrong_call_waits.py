@@ -1,6 +1,7 @@
 """Treats a jitted call as synchronous: counts the computation of every call in its own interval, as if f(x)
 returned only once the result was computed."""
 # expect: wrong_answer
+# pitfall: Stopping the clock right after the call
 
 WAITING = {"block", "float", "asarray", "print"}
 

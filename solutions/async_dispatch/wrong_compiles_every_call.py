@@ -1,6 +1,7 @@
 """Compiles on every call: jit keeps what it compiled for a length, so a later call on the same length only
 dispatches."""
 # expect: wrong_answer
+# pitfall: Expecting every call to compile
 
 WAITING = {"block", "float", "asarray", "print"}
 

@@ -1,6 +1,7 @@
 """Compiles on the very first call only: a call on a length f has not met yet compiles again, however many calls
 came before."""
 # expect: wrong_answer
+# pitfall: Expecting one compile per function
 
 WAITING = {"block", "float", "asarray", "print"}
 

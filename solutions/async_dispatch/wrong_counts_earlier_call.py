@@ -1,6 +1,7 @@
 """Counts the computation of a result called before the interval began, because the interval waits for it: only
 what was left of it runs after the clock started, maybe nothing."""
 # expect: wrong_answer
+# pitfall: Starting the clock after the call
 
 WAITING = {"block", "float", "asarray", "print"}
 

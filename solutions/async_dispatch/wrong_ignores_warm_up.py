@@ -1,6 +1,7 @@
 """Forgets the warm-up: a call before the first clock fills jit's cache too, so the same length timed afterwards
 does not compile."""
 # expect: wrong_answer
+# pitfall: Forgetting the warm-up
 
 WAITING = {"block", "float", "asarray", "print"}
 

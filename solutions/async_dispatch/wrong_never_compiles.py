@@ -1,6 +1,7 @@
 """Leaves compiling out: the first call on a length traces and compiles f before it dispatches, and that time
 lands in the interval holding the call."""
 # expect: wrong_answer
+# pitfall: Timing the first call
 
 WAITING = {"block", "float", "asarray", "print"}
 

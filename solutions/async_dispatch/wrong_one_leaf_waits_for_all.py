@@ -1,6 +1,7 @@
 """Takes a wait for one result as a wait for every result of the interval: blocking one leaf of a pytree leaves
 the other leaves' computations running."""
 # expect: wrong_answer
+# pitfall: Blocking one leaf of a pytree
 
 WAITING = {"block", "float", "asarray", "print"}
 

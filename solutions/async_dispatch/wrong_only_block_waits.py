@@ -1,6 +1,7 @@
 """Takes only block_until_ready for a wait: float(y), np.asarray(y) and print(y) need the value on the host, so
 they wait for the computation as well."""
 # expect: wrong_answer
+# pitfall: Thinking only `block_until_ready` waits
 
 WAITING = {"block"}
 

@@ -1,6 +1,7 @@
 """Runs the calls through a real jitted function to learn which ones compile: the right words, but found by
 tracing and compiling, not predicted from the script."""
 # expect: wrong_answer
+# pitfall: Running the script
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Takes print(y.shape) for a wait: the shape is known from tracing, so reading it never waits for the
 computation."""
 # expect: wrong_answer
+# pitfall: Thinking every use of a result waits
 
 WAITING = {"block", "float", "asarray", "print", "shape"}
 

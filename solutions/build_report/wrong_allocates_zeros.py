@@ -1,5 +1,6 @@
 """Lowers for real arrays of zeros: right for small shapes, but it allocates every argument first."""
 # expect: runtime_error
+# pitfall: Making an array to get a shape
 
 import jax
 import jax.numpy as jnp

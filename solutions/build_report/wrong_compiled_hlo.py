@@ -1,5 +1,6 @@
 """Reads the text of the compiled executable: XLA's optimised HLO, not the lowering's StableHLO."""
 # expect: wrong_answer
+# pitfall: Reading the compiled text
 
 import jax
 

@@ -1,5 +1,6 @@
 """Ignores the dtypes asked for and builds for float32 arguments."""
 # expect: wrong_answer
+# pitfall: Dropping or casting a dtype
 
 import jax
 import jax.numpy as jnp

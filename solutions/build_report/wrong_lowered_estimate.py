@@ -1,5 +1,6 @@
 """Counts with the Lowered stage's cost analysis: XLA's estimate before it optimised the program."""
 # expect: wrong_answer
+# pitfall: Counting on the `Lowered` stage
 
 import jax
 

@@ -1,5 +1,6 @@
 """Indexes "flops" directly: a KeyError for programs with no arithmetic, where XLA leaves the key out."""
 # expect: runtime_error
+# pitfall: Indexing `["flops"]` blindly
 
 import jax
 

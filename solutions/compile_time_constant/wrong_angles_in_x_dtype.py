@@ -2,6 +2,7 @@
 angles are rounded before the cosine (bfloat16 keeps 8 bits: 20.6 becomes 20.625), so the
 table's entries are off by far more than one rounding."""
 # expect: wrong_answer
+# pitfall: Computing the angles in `x`'s dtype
 
 import jax
 import jax.numpy as jnp

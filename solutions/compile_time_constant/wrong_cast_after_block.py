@@ -2,6 +2,7 @@
 after the block: for float16 and bfloat16 inputs the jaxpr converts the table
 (convert_element_type) on every call."""
 # expect: wrong_answer
+# pitfall: Leaving the block too early
 
 import jax
 import jax.numpy as jnp

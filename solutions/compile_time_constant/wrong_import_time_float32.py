@@ -1,6 +1,7 @@
 """Computes every table once, when the module loads, with NumPy in float32: constants, but a
 float16 or bfloat16 x meets a float32 table and x @ table promotes the result to float32."""
 # expect: wrong_answer
+# pitfall: A table of another dtype
 
 import numpy as np
 

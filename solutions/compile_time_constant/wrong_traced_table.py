@@ -2,6 +2,7 @@
 values, but the jaxpr computes the table (iota, mul, cos, ...) on every call instead of
 holding it as a constant."""
 # expect: wrong_answer
+# pitfall: Building the table with `jnp` outside the block
 
 import jax.numpy as jnp
 

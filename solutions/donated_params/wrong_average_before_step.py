@@ -2,6 +2,7 @@
 them: nothing crashes, but the average is one step behind, made of the parameters each step was
 given rather than those it returned."""
 # expect: wrong_answer
+# pitfall: Averaging before the step
 
 import functools
 

@@ -2,6 +2,7 @@
 parameters instead of the old average, as if they were finished with once averaged: the average
 takes their buffers, and the next sgd_step, or the caller, gets deleted arrays."""
 # expect: runtime_error
+# pitfall: Donating what is still needed
 
 import functools
 

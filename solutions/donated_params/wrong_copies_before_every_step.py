@@ -8,6 +8,7 @@ more; the values are those of the plain loop. Only where a second, independent a
 should a copy be made, and then once, before the loop.
 """
 # expect: wrong_answer
+# pitfall: Copying before every step
 
 import functools
 

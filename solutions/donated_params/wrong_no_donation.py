@@ -1,6 +1,7 @@
 """Makes the crash go away by removing donate_argnums: nothing is deleted any more, and the values
 are right, but every step now needs memory for the old and the new parameters at once."""
 # expect: wrong_answer
+# pitfall: Removing `donate_argnums`
 
 import jax
 

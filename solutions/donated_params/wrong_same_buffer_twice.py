@@ -2,6 +2,7 @@
 the average as the parameters themselves: the first call donates one buffer twice, which XLA
 refuses ("Attempt to donate the same buffer twice")."""
 # expect: runtime_error
+# pitfall: Donating one buffer twice
 
 import functools
 

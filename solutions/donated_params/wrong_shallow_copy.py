@@ -1,6 +1,7 @@
 """Copies the container, not the arrays: jax.tree.map of the identity builds a new dict holding the
 very same arrays, so the first sgd_step still deletes what the average holds."""
 # expect: runtime_error
+# pitfall: Copying the container, not the arrays
 
 import functools
 

@@ -1,5 +1,6 @@
 """Exports for one concrete length (8): the Exported refuses every other length."""
 # expect: runtime_error
+# pitfall: Exporting for one concrete length
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Names the symbolic dimension "length" instead of "n", so in_avals breaks the contract."""
 # expect: wrong_answer
+# pitfall: The wrong dtype or name
 
 import jax
 import jax.numpy as jnp

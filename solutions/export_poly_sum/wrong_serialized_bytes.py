@@ -1,5 +1,6 @@
 """Serializes the export and returns the bytes, not the Exported object asked for."""
 # expect: wrong_answer
+# pitfall: Returning the serialized bytes
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Binds a jit equation as it is, like any other primitive: the values come out right, but the
 FLOPs of every jitted helper's body are never counted (the rule for jit equations)."""
 # expect: wrong_answer
+# pitfall: Binding a `jit` equation whole
 
 import math
 

@@ -1,6 +1,7 @@
 """Counts dot_general as two FLOPs per element of the result (M*N), forgetting the contracted
 size K: each result element is a sum of K products (the dot_general rule)."""
 # expect: wrong_answer
+# pitfall: `dot_general` as `M·N`, or without the factor 2
 
 import math
 

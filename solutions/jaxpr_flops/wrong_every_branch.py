@@ -1,6 +1,7 @@
 """Binds a cond equation as it is and counts the FLOPs of every branch, as if all of them ran:
 only the branch the index selects runs (the rule for cond equations)."""
 # expect: wrong_answer
+# pitfall: Both branches of a `cond`
 
 import math
 

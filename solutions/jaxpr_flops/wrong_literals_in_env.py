@@ -1,6 +1,7 @@
 """Reads every operand from the environment, literals included: a Literal is no variable (and
 is not even hashable), so the first x * 2.0 raises TypeError."""
 # expect: runtime_error
+# pitfall: Literals as variables
 
 import math
 

@@ -1,6 +1,7 @@
 """Counts an elementwise primitive by the size of its first operand, not of its result: in
 2.0 * x the first operand is a 0-d literal, so the count says 1 for a whole vector."""
 # expect: wrong_answer
+# pitfall: Counting by the operands
 
 import math
 

@@ -1,6 +1,7 @@
 """Returns the outputs as the walk found them: a literal output (return x, 2.0) is a Literal's
 value and a closed-over constant a NumPy array, not the JAX arrays the contract asks for."""
 # expect: wrong_answer
+# pitfall: Handing back a literal or a constant as it is
 
 import math
 

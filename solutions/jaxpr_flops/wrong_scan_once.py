@@ -1,6 +1,7 @@
 """Counts a scan's body once, not once per iteration: a loop of length 3 costs three times its
 body (and a loop of length 0 nothing) (the rule for scan equations)."""
 # expect: wrong_answer
+# pitfall: A loop body counted once
 
 import math
 

@@ -1,5 +1,6 @@
 """Gives a jitted call's name parameter ("f", "cumsum") instead of opening its body."""
 # expect: wrong_answer
+# pitfall: The primitive's name, not the call's name
 
 import jax
 

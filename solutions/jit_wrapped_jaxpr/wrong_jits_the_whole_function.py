@@ -1,6 +1,7 @@
 """Traces jax.jit(f) instead of f: the whole program becomes one jitted call, opened, so f's own
 jitted calls stay unopened inside it."""
 # expect: wrong_answer
+# pitfall: Tracing `jax.jit(f)` instead of `f`
 
 import jax
 

@@ -1,6 +1,7 @@
 """Opens jitted calls inside jitted calls too: the body of a call is itself opened, one level
 deeper than asked."""
 # expect: wrong_answer
+# pitfall: One level down, no further
 
 import jax
 

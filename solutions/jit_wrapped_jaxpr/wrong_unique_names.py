@@ -1,5 +1,6 @@
 """Collects each body's names in a set: order and repeated primitives are lost."""
 # expect: wrong_answer
+# pitfall: Order and repeats matter
 
 import jax
 

@@ -1,6 +1,7 @@
 """Differentiates in the example's features x instead of the weights w: rows of the same shape,
 other numbers."""
 # expect: wrong_answer
+# pitfall: Differentiating in the wrong argument
 
 import jax
 

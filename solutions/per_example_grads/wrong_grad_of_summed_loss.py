@@ -1,5 +1,6 @@
 """Differentiates the summed loss: one (d,) gradient for the whole batch instead of one row per example."""
 # expect: wrong_answer
+# pitfall: The gradient of the summed loss
 
 import jax
 import jax.numpy as jnp

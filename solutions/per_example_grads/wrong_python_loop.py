@@ -1,5 +1,6 @@
 """One jax.grad per example in a Python loop, stacked: right values, but the program is unrolled per example."""
 # expect: wrong_answer
+# pitfall: A Python loop over the examples
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Takes every Python scalar for weakly typed, bools included: a Python bool is a strong
 bool[], the same cache entry as a bool[] array."""
 # expect: wrong_answer
+# pitfall: Calling every Python scalar weak
 
 import re
 

@@ -1,6 +1,7 @@
 """Keys calls by shape and dtype only: a Python float and a float32[] array share an entry,
 but the float is weakly typed, so jit traces for each."""
 # expect: wrong_answer
+# pitfall: Forgetting weak types
 
 import re
 

@@ -1,6 +1,7 @@
 """Builds every argument and calls a jitted function to count its traces: the right number,
 but found by running JAX, not predicted."""
 # expect: wrong_answer
+# pitfall: Running the calls
 
 import jax
 import jax.numpy as jnp

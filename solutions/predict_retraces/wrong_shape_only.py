@@ -1,5 +1,6 @@
 """Keys calls by shape alone: int8[3] and float32[3] are different signatures, each traced."""
 # expect: wrong_answer
+# pitfall: Counting shapes only
 
 import re
 

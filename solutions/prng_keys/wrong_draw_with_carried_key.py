@@ -4,6 +4,7 @@ The steps' noises differ from one another, but the caller who draws with the ret
 the noise of the last step once more.
 """
 # expect: wrong_answer
+# pitfall: Drawing with the key you pass on
 
 import functools
 

@@ -3,6 +3,7 @@
 The step keys are derived right (fold_in of the step index); the counter is the mistake.
 """
 # expect: wrong_answer
+# pitfall: Folding in something other than the step
 
 import functools
 

@@ -4,6 +4,7 @@ The Python loop unrolls, so each step gets its own constant and the steps differ
 with different keys add exactly the same noise.
 """
 # expect: wrong_answer
+# pitfall: NumPy's or Python's random generator inside `jax.jit`
 
 import functools
 

@@ -3,6 +3,7 @@
 Every step's noise is fresh and a function of the key; only the key handed back is used up.
 """
 # expect: wrong_answer
+# pitfall: Returning a used key
 
 import functools
 

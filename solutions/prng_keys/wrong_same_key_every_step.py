@@ -4,6 +4,7 @@ The caller gets a split of its key back, but inside the loop nothing ever change
 draws use.
 """
 # expect: wrong_answer
+# pitfall: Reusing one key for every step
 
 import functools
 

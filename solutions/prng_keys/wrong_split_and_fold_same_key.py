@@ -4,6 +4,7 @@ Each key derived from `key` is different from the others only if one way of deri
 mixing split and fold_in on one key makes the returned key draw step 0's noise again.
 """
 # expect: wrong_answer
+# pitfall: Splitting and folding one key
 
 import functools
 

@@ -4,6 +4,7 @@
 the key it splits is the same value at every step.
 """
 # expect: wrong_answer
+# pitfall: Splitting the same key again at every step
 
 import functools
 

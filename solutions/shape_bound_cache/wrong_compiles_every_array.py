@@ -1,5 +1,6 @@
 """Compiles for every array and lets later ones overwrite earlier ones: repeated shapes compile again."""
 # expect: wrong_answer
+# pitfall: Compiling for every array
 
 import jax
 import jax.numpy as jnp

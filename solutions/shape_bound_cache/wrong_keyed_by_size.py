@@ -1,5 +1,6 @@
 """Deduplicates by element count: (2, 3) and (6,) share the executable compiled for whichever came first."""
 # expect: wrong_answer
+# pitfall: Deduplicating by the wrong thing
 
 import jax
 import jax.numpy as jnp

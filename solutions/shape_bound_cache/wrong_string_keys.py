@@ -1,5 +1,6 @@
 """Keys the cache by str(shape) instead of the shape tuple."""
 # expect: wrong_answer
+# pitfall: Keys must be shape tuples
 
 import jax
 import jax.numpy as jnp

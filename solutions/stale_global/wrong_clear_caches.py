@@ -1,6 +1,7 @@
 """Clears JAX's caches whenever the temperature is set, so the global is read again: right
 values, but every change of temperature costs a new trace and compile."""
 # expect: wrong_answer
+# pitfall: Forcing a retrace
 
 import jax
 

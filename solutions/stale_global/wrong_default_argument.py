@@ -1,6 +1,7 @@
 """Makes the temperature a parameter whose default is the global: a default is evaluated once,
 when the function is defined, so every call still uses the temperature of import time."""
 # expect: wrong_answer
+# pitfall: A default argument
 
 import jax
 

@@ -1,6 +1,7 @@
 """Normalises along the first axis instead of the last: the same for a vector, wrong for
 every batch of rows."""
 # expect: wrong_answer
+# pitfall: The wrong axis
 
 import jax
 

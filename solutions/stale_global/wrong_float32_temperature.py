@@ -1,6 +1,7 @@
 """Stores the temperature as a float32 array and divides by it as it is: a strong float32
 promotes float16 and bfloat16 logits, so their results come back in float32."""
 # expect: wrong_answer
+# pitfall: Changing the dtype
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Drops jax.jit to get fresh values: right results, but softmax then runs operation by
 operation, each one compiled on its own for every new shape."""
 # expect: wrong_answer
+# pitfall: Dropping `jax.jit`
 
 import jax
 

@@ -1,6 +1,7 @@
 """Passes the temperature as a static argument: the values are right, but every new
 temperature is a new cache key, so jit traces and compiles again for each value."""
 # expect: wrong_answer
+# pitfall: Making the temperature static
 
 import functools
 
