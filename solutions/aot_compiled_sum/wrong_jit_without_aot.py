@@ -1,5 +1,6 @@
 """Right value through jax.jit, but compiled implicitly at the call, not ahead of time."""
 # expect: wrong_answer
+# pitfall: A plain `jax.jit(f)(x)` is not AOT.
 
 import jax
 import jax.numpy as jnp

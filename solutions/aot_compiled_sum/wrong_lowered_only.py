@@ -1,5 +1,6 @@
 """Lowers but never compiles: a Lowered object cannot be called."""
 # expect: runtime_error
+# pitfall: `lower` is not enough.
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Sums with NumPy: a NumPy scalar instead of a JAX array, and no compilation."""
 # expect: wrong_answer
+# pitfall: Keep JAX types.
 
 import numpy as np
 

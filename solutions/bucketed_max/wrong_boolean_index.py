@@ -1,6 +1,7 @@
 """Drops the padding with a boolean index inside the compiled function: x[mask] has a shape
 that depends on values, which jit cannot lower (NonConcreteBooleanIndexError)."""
 # expect: runtime_error
+# pitfall: A boolean index inside the compiled function.
 
 import jax
 import jax.numpy as jnp

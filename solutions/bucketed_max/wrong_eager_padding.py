@@ -1,6 +1,7 @@
 """Pads with jnp.pad outside the executable: the padding is an eager operation, compiled once
 for every new length, so the budget is exceeded even though the max runs per bucket."""
 # expect: wrong_answer
+# pitfall: Padding with `jnp` outside the executable.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 traces and lowers jnp.max again (JAX's own cache spares the XLA compile here, since jnp.max is
 the same function each time), where a known bucket must only run its executable."""
 # expect: wrong_answer
+# pitfall: The wrong key.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 (8 goes to 16), so the values are right but the wrong executable runs and lengths 5 and 8,
 which share a bucket, cost two compiles."""
 # expect: wrong_answer
+# pitfall: An off-by-one bucket.
 
 import jax
 import jax.numpy as jnp

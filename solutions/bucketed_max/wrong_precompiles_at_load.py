@@ -1,6 +1,7 @@
 """Compiles all 33 (bucket, dtype) executables when the module loads: those compiles count, and
 a grading that meets fewer pairs than that is over the budget."""
 # expect: wrong_answer
+# pitfall: Compiling every bucket at import.
 
 import jax
 import jax.numpy as jnp

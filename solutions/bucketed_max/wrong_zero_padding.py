@@ -1,5 +1,6 @@
 """Pads with zeros: when every value is negative, a padding zero wins the max."""
 # expect: wrong_answer
+# pitfall: Padding with zeros.
 
 import jax
 import jax.numpy as jnp

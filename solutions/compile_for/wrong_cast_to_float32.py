@@ -1,5 +1,6 @@
 """Casts the example to float32 first, so the executable has the wrong signature."""
 # expect: runtime_error
+# pitfall: Changing the example before lowering
 
 import jax
 import jax.numpy as jnp

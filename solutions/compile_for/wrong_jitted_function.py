@@ -1,5 +1,6 @@
 """Returns the jitted function: it recompiles for any shape instead of rejecting it."""
 # expect: wrong_answer
+# pitfall: Returning `jax.jit(f)` itself.
 
 import jax
 import jax.numpy as jnp

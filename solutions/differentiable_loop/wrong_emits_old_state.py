@@ -1,6 +1,7 @@
 """Collects the trajectory with lax.scan, but each step emits the state it was given, so the last
 entry is the state after steps - 1 updates (steps = 0 is handled apart, and right)."""
 # expect: wrong_answer
+# pitfall: An off-by-one.
 
 import functools
 

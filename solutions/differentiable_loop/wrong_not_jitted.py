@@ -1,6 +1,7 @@
 """Rewrites the loop as a lax.scan but drops the jax.jit decorator: right values and gradients,
 but simulate itself is no longer one compiled program."""
 # expect: wrong_answer
+# pitfall: Dropping `jax.jit`.
 
 import jax.numpy as jnp
 from jax import lax

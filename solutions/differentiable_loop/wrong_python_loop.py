@@ -1,6 +1,7 @@
 """Replaces the while_loop by a Python for loop: right values and gradients, but jit unrolls it
 into steps copies of the update, so the program grows with steps."""
 # expect: wrong_answer
+# pitfall: A Python `for` loop.
 
 import functools
 

@@ -8,6 +8,7 @@ a few hundred steps are a few hundred copies of the step, and the compile time a
 with them, once for every step count they run.
 """
 # expect: wrong_answer
+# pitfall: A scan unrolled in full.
 
 import functools
 

@@ -1,6 +1,7 @@
 """Silences the error with lax.stop_gradient on x0 and rate before the while_loop: jax.grad no
 longer raises, but every gradient is zero."""
 # expect: wrong_answer
+# pitfall: Silencing the error with `lax.stop_gradient`.
 
 import functools
 

@@ -1,6 +1,7 @@
 """Exports for the shapes of one example (n=16, k=3): the artifact refuses every other pair of
 lengths, and its in_avals are concrete, not n and k."""
 # expect: wrong_answer
+# pitfall: A concrete shape.
 
 import jax
 import jax.numpy as jnp

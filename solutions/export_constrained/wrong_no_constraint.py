@@ -1,6 +1,7 @@
 """Leaves n and k unrelated: JAX cannot prove n - k + 1 >= 0, so the slice and the window sums
 have different symbolic lengths and the export itself fails (no bytes at all)."""
 # expect: runtime_error
+# pitfall: No constraint.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Serializes without vjp_order: the bytes run, but carry no VJP, so the deserialized export
 cannot be differentiated (the "carries its VJP" clause of Checked)."""
 # expect: wrong_answer
+# pitfall: Serializing without the VJP.
 
 import jax
 import jax.numpy as jnp

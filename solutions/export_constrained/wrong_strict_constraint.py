@@ -1,6 +1,7 @@
 """Constrains n >= k + 1 (a strict n > k): it exports, but refuses a filter as long as the
 signal, a valid input (the call on every valid pair of lengths, n = k among them)."""
 # expect: wrong_answer
+# pitfall: A constraint that is too strict.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Makes n and k in two symbolic_shape calls: two scopes, so the constraint on n says nothing
 about the k of the other scope and the export is refused (invalid mixing of symbolic scopes)."""
 # expect: runtime_error
+# pitfall: Two scopes.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 into one program under jit. XLA simplifies each row's one-hot cotangent, yet for 4 inputs and 64 outputs the
 backward passes through the hidden layer still cost about 8 times forward mode, over the budget."""
 # expect: wrong_answer
+# pitfall: A loop of gradients.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Builds forward mode by hand with vmap over the input basis, but stacks the JVPs as rows: the result is J's
 transpose, of shape (n, m) (and for a square Jacobian the right shape with the wrong values)."""
 # expect: wrong_answer
+# pitfall: The layout.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Differentiates in float32 for accuracy and forgets to cast back: right mode and values, but a float16 or
 bfloat16 x gets a float32 Jacobian, not one of x's dtype."""
 # expect: wrong_answer
+# pitfall: Upcasting.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Compiles ahead of time once per batch shape only: weights of another shape or dtype, or a
 batch of another dtype, meet an executable that refuses them."""
 # expect: runtime_error
+# pitfall: Caching by the batch's shape alone.
 
 import jax
 

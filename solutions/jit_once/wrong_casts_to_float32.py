@@ -1,6 +1,7 @@
 """Casts the weights and the batch to float32 to have fewer signatures: results of other dtypes
 change dtype (and values)."""
 # expect: wrong_answer
+# pitfall: Changing inputs or outputs.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Vmaps f once but jits a new lambda around it for every call: each lambda is a new function to
 jit's caches, so every call traces again."""
 # expect: wrong_answer
+# pitfall: A new function per call.
 
 import jax
 

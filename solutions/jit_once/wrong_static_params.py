@@ -1,6 +1,7 @@
 """Marks the weights static: a dict is not hashable, so jit refuses it (and every new set of
 weights would be traced again anyway)."""
 # expect: runtime_error
+# pitfall: Making the weights static.
 
 import jax
 

@@ -1,6 +1,7 @@
 """Jits f and vmaps the jitted function: vmap then runs in Python on every call and traces the
 jit under its own trace, so no program of the whole batch is ever jitted."""
 # expect: wrong_answer
+# pitfall: Not jitting, or jitting the inside.
 
 import jax
 

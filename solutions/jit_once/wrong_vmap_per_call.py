@@ -2,6 +2,7 @@
 so every call hands jit a function with an empty cache and traces again, even for weights and
 batches of shapes already seen."""
 # expect: wrong_answer
+# pitfall: Rebuilding the transformation.
 
 import jax
 

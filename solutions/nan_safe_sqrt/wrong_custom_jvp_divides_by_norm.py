@@ -1,6 +1,7 @@
 """Gives the guarded norm a jax.custom_jvp whose tangent is (x . dx) / norm, unguarded: at an
 all-zero row that is 0 / 0, NaN in forward mode and, transposed, in reverse mode."""
 # expect: wrong_answer
+# pitfall: A custom derivative rule that divides by the norm.
 
 import jax
 import jax.numpy as jnp

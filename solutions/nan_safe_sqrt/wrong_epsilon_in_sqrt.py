@@ -2,6 +2,7 @@
 becomes sqrt(1e-12) = 1e-6 instead of 0, and in float16 the epsilon rounds to 0, so its
 gradients are NaN again."""
 # expect: wrong_answer
+# pitfall: An epsilon under the square root.
 
 import jax.numpy as jnp
 

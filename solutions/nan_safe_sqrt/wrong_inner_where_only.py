@@ -2,6 +2,7 @@
 values are right and so is reverse mode, but forward mode still evaluates sqrt's infinite slope
 at 0, times a zero tangent: jacfwd gives NaN for all-zero rows."""
 # expect: wrong_answer
+# pitfall: Guarding only half.
 
 import jax.numpy as jnp
 

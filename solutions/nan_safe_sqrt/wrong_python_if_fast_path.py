@@ -2,6 +2,7 @@
 under grad, whose values are concrete), but jit and vmap cannot turn a traced bool into a
 Python one."""
 # expect: runtime_error
+# pitfall: A Python `if` on values.
 
 import jax.numpy as jnp
 

@@ -1,6 +1,7 @@
 """Takes a Python bool for a weakly typed int, like a Python int: bool[3] + True is a strong
 bool in JAX (a Python bool is never weak), not int32, and True + True is bool too."""
 # expect: wrong_answer
+# pitfall: Calling a Python bool weak.
 
 import re
 

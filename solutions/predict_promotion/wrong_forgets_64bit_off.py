@@ -1,6 +1,7 @@
 """Walks JAX's promotion lattice but forgets that 64-bit mode is off: uint32 + int8 meets at
 int64, which JAX holds as int32 when 64-bit types are disabled, not "int64"."""
 # expect: wrong_answer
+# pitfall: Forgetting that 64-bit mode is off.
 
 import re
 

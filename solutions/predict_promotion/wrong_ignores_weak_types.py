@@ -2,6 +2,7 @@
 table for arrays: right for int8 + 1.5 (float32), wrong for float16 + 1.5 and int8 + 3, where
 the weakly typed scalar takes the array's dtype."""
 # expect: wrong_answer
+# pitfall: Treating a Python scalar as a `float32` or `int32` array.
 
 import re
 

@@ -2,6 +2,7 @@
 float16 and uint8 + int8 need a third, wider type, and a Python scalar is no wider than the array
 it meets."""
 # expect: wrong_answer
+# pitfall: Taking the larger dtype.
 
 ITEMSIZE = {
     "float32": 4,

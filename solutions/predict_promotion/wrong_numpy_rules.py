@@ -2,6 +2,7 @@
 narrowed to 32 bits. float16 + 1.5 becomes float32 and int8 + 3 int32, where JAX's weak types
 keep float16 and int8."""
 # expect: wrong_answer
+# pitfall: Using NumPy's rules.
 
 import ml_dtypes
 import numpy as np

@@ -1,6 +1,7 @@
 """Builds both operands and adds them with jnp to read the result's dtype: the right name, but
 found by running JAX (each new pair traces and compiles jnp.add), not predicted."""
 # expect: wrong_answer
+# pitfall: Running JAX to find out.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Carries the total in x's own dtype: for a bool input, + is a logical or and the result stays bool."""
 # expect: wrong_answer
+# pitfall: A bool carry.
 
 import jax.numpy as jnp
 from jax import lax

@@ -1,5 +1,6 @@
 """Emits the total before adding the element: an exclusive cumsum, shifted by one."""
 # expect: wrong_answer
+# pitfall: Emitting the old carry.
 
 import jax.numpy as jnp
 from jax import lax

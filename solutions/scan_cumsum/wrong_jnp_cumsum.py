@@ -1,5 +1,6 @@
 """Calls jnp.cumsum: the right numbers, but no lax.scan, which is what the problem is about."""
 # expect: wrong_answer
+# pitfall: Not using `scan`.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Starts the carry at x[0] and scans the rest: right on every non-empty input, an IndexError on length 0."""
 # expect: runtime_error
+# pitfall: Starting from `x[0]`.
 
 import jax.numpy as jnp
 from jax import lax

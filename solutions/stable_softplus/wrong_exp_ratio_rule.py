@@ -1,5 +1,6 @@
 """A stable value, but the rule's derivative exp(x) / (1 + exp(x)) is inf / inf = nan for large x."""
 # expect: wrong_answer
+# pitfall: A derivative as a ratio of exponentials.
 
 import jax
 import jax.numpy as jnp

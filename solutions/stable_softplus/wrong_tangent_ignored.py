@@ -1,5 +1,6 @@
 """The rule returns sigmoid(x) without multiplying by the tangent: not linear in t, so gradients come out zero."""
 # expect: wrong_answer
+# pitfall: Forgetting the tangent.
 
 import jax
 import jax.numpy as jnp

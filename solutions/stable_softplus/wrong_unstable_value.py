@@ -1,5 +1,6 @@
 """A correct rule, but the value is log1p(exp(x)), which overflows to inf above about 88 in float32."""
 # expect: wrong_answer
+# pitfall: A rule on top of an unstable value.
 
 import jax
 import jax.numpy as jnp
