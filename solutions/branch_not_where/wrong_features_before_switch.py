@@ -2,6 +2,7 @@
 products: within the flop budget, but the untaken log and square root are still differentiated, so the
 gradient is NaN wherever x has a zero."""
 # expect: wrong_answer
+# pitfall: Hoisting the cheap part.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Gates the experts with a one-hot weighted sum, as a soft mixture of experts would: all four run, and
 0 * NaN is NaN, so where the untaken log expert is undefined (x <= 0) even the value is NaN."""
 # expect: wrong_answer
+# pitfall: Selecting after computing.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Picks the expert by indexing the Python tuple with mode: fine when called directly, but under jax.jit mode is
 a tracer and tuple indexing raises TracerIntegerConversionError."""
 # expect: runtime_error
+# pitfall: A Python `if`, `int(mode)` or `EXPERTS[mode]`.
 
 import jax.numpy as jnp
 

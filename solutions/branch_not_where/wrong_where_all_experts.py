@@ -1,6 +1,7 @@
 """Selects among the four experts' outputs with jnp.select: every expert runs (four experts' flops, over the
 budget), and where an untaken log or square root is infinite its zero cotangent makes the gradient NaN."""
 # expect: wrong_answer
+# pitfall: Selecting after computing.
 
 import jax.numpy as jnp
 

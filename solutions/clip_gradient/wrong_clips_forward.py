@@ -1,5 +1,6 @@
 """Clips the value x in the forward pass too, so clip_gradient(x) is no longer x."""
 # expect: wrong_answer
+# pitfall: Clipping the value.
 
 import functools
 

@@ -1,5 +1,6 @@
 """A jax.custom_jvp that clips the tangent: clip is not linear, so reverse mode cannot transpose it and raises."""
 # expect: runtime_error
+# pitfall: A `custom_jvp` instead.
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Makes limit a float32 array, so clip promotes float16 and bfloat16 cotangents: their gradients come back float32."""
 # expect: wrong_answer
+# pitfall: Changing the gradient's dtype.
 
 import functools
 

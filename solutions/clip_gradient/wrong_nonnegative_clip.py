@@ -1,5 +1,6 @@
 """Clips the cotangent to [0, limit]: every negative gradient becomes zero."""
 # expect: wrong_answer
+# pitfall: Forgetting the negative side.
 
 import functools
 

@@ -1,5 +1,6 @@
 """Clips the norm of the whole cotangent to limit (as optax's clip_by_global_norm) instead of each element."""
 # expect: wrong_answer
+# pitfall: Clipping the norm.
 
 import functools
 

@@ -3,6 +3,7 @@
 But a Python bool is not weakly typed: it shares a trace with bool 0-d arrays.
 """
 # expect: wrong_answer
+# pitfall: Calling every Python scalar weak.
 
 import jax.numpy as jnp
 

@@ -3,6 +3,7 @@
 But jit keys weak types apart.
 """
 # expect: wrong_answer
+# pitfall: Forgetting the weak type.
 
 import jax.numpy as jnp
 

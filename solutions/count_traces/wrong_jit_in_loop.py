@@ -3,6 +3,7 @@
 Each new lambda has an empty cache, so it counts one trace per input.
 """
 # expect: wrong_answer
+# pitfall: A new `jax.jit(lambda ...)` per call.
 
 import jax
 

@@ -3,6 +3,7 @@
 Python scalars lose their weak type and share a trace with 0-d arrays.
 """
 # expect: wrong_answer
+# pitfall: Converting the inputs first.
 
 import jax
 import numpy as np

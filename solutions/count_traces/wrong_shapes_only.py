@@ -1,5 +1,6 @@
 """Counts distinct shapes only: arrays of one shape and different dtypes each need their own trace."""
 # expect: wrong_answer
+# pitfall: Counting only shapes.
 
 import jax.numpy as jnp
 

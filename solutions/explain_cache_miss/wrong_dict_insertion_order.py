@@ -2,6 +2,7 @@
 {'b': y, 'a': x} look like two trees, but JAX flattens a dict by its sorted keys, so they are
 one tree and the second call is a cache hit."""
 # expect: wrong_answer
+# pitfall: Dict order.
 
 import re
 

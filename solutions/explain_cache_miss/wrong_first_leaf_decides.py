@@ -2,6 +2,7 @@
 most significant difference over all leaves: with one leaf of a new dtype and a later one of a
 new shape it answers "dtype", where the contract ranks "shape" first."""
 # expect: wrong_answer
+# pitfall: Naming the first leaf you see.
 
 import re
 

@@ -2,6 +2,7 @@
 array look alike (JAX sees a weak_type difference) and 0.5 against a weakly typed ~float32[]
 array looks like a weak_type miss (it is a hit)."""
 # expect: wrong_answer
+# pitfall: Weak types.
 
 import re
 

@@ -2,6 +2,7 @@
 with jax.tree.structure and jax.typeof: the right answers, but found by tracing and compiling,
 not predicted from the descriptions."""
 # expect: wrong_answer
+# pitfall: Running the calls.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Compares static values with == alone: 2, 2.0 and True are equal in Python, but jit keys a
 static value on its type as well, so each of them is traced on its own."""
 # expect: wrong_answer
+# pitfall: Static values equal in Python.
 
 import re
 

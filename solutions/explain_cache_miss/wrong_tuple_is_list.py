@@ -1,6 +1,7 @@
 """Treats a tuple and a list of the same items as one tree: JAX keys the container's type,
 so (x,) and [x] are two pytrees and the second call traces again."""
 # expect: wrong_answer
+# pitfall: Tuples, lists and `None`.
 
 import re
 

@@ -2,6 +2,7 @@
 call: the function ranks all the examples' values together, so under jax.vmap an example's ranks
 count values of the other examples (right only when called on one array)."""
 # expect: wrong_answer
+# pitfall: Handing the host the whole batch.
 
 import jax
 import jax.numpy as jnp

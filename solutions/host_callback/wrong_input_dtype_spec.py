@@ -2,6 +2,7 @@
 dtype the host's int32 ranks do not match the declared dtype, and the program fails when it runs
 ("Incorrect output dtype for return value #0")."""
 # expect: runtime_error
+# pitfall: Declaring the input's type.
 
 import jax
 import numpy as np

@@ -2,6 +2,7 @@
 values under jit and vmap, but the function is pure, and the jaxpr shows an io_callback, which JAX
 must keep and run even when its result is unused, instead of a pure_callback."""
 # expect: wrong_answer
+# pitfall: `io_callback` for a pure function.
 
 import jax
 import jax.numpy as jnp

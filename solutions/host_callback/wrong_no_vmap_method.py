@@ -1,6 +1,7 @@
 """A right pure_callback with no vmap_method: it works called directly and under jax.jit, but
 jax.vmap of it raises NotImplementedError, since JAX does not guess how to batch a host function."""
 # expect: runtime_error
+# pitfall: No `vmap_method`.
 
 import jax
 import jax.numpy as jnp

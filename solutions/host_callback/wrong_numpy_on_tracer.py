@@ -2,6 +2,7 @@
 under jax.jit the argument is a tracer, and NumPy's conversion of it raises
 TracerArrayConversionError (and the jaxpr cannot be made either)."""
 # expect: runtime_error
+# pitfall: NumPy on a tracer.
 
 import jax.numpy as jnp
 import numpy as np

@@ -1,6 +1,7 @@
 """Calls an input used when any equation reads it: an intermediate that is computed and then
 discarded still makes its inputs count."""
 # expect: wrong_answer
+# pitfall: Counting every equation.
 
 import jax
 from jax.extend.core import Literal

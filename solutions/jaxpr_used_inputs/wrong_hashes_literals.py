@@ -1,6 +1,7 @@
 """Puts every operand into a set, literals included: a Literal (the 2.0 of x * 2.0) cannot be
 hashed, so the walk raises TypeError."""
 # expect: runtime_error
+# pitfall: Hashing literals.
 
 import jax
 

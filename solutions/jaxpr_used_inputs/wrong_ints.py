@@ -1,5 +1,6 @@
 """Returns 1 and 0 instead of True and False: the right flags, the wrong type."""
 # expect: wrong_answer
+# pitfall: `0` and `1` for `False` and `True`.
 
 import jax
 from jax.extend.core import Literal

@@ -1,6 +1,7 @@
 """Follows one step only: an input counts when it is an output or an operand of an equation
 that gives an output, but not when it reaches the outputs through a chain of equations."""
 # expect: wrong_answer
+# pitfall: Stopping one step short.
 
 import jax
 from jax.extend.core import Literal

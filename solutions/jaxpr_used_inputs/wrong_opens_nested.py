@@ -1,6 +1,7 @@
 """Opens jit and cond bodies and walks them too: an operand that the body ignores counts as
 unused, where the contract takes every operand of a top-level equation as read."""
 # expect: wrong_answer
+# pitfall: Opening nested jaxprs.
 
 import jax
 from jax.extend.core import Literal

@@ -1,6 +1,7 @@
 """Answers per Python argument (used when any of its leaves is), not per input variable of the
 jaxpr: a tuple or dict argument is several inputs and gets one answer."""
 # expect: wrong_answer
+# pitfall: One answer per Python argument.
 
 import jax
 from jax.extend.core import Literal

@@ -1,5 +1,6 @@
 """Loops over i = 1 .. n, one term too many: the (x * n) ** 2 term does not belong to the sum."""
 # expect: wrong_answer
+# pitfall: The wrong range.
 
 import jax.numpy as jnp
 from jax import lax

@@ -1,5 +1,6 @@
 """A Python for loop over range(n): right for a Python int, but range() cannot take a traced n."""
 # expect: runtime_error
+# pitfall: A Python loop.
 
 import jax.numpy as jnp
 

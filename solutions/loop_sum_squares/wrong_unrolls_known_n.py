@@ -1,5 +1,6 @@
 """Unrolls the loop in Python whenever n is a known int: the program then grows with n."""
 # expect: wrong_answer
+# pitfall: Unrolling "when possible".
 
 import jax.numpy as jnp
 from jax import lax

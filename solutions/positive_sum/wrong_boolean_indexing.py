@@ -1,5 +1,6 @@
 """Selects the positives with a boolean index: right directly, but its length depends on values, so jit fails."""
 # expect: runtime_error
+# pitfall: Boolean indexing.
 
 import jax.numpy as jnp
 

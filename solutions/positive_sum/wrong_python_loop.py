@@ -1,5 +1,6 @@
 """A Python generator with an if per element: jit cannot decide `v > 0` on a traced value."""
 # expect: runtime_error
+# pitfall: Python loops with `if`.
 
 
 def positive_sum(x):

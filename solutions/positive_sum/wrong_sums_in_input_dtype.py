@@ -1,5 +1,6 @@
 """Forces the sum into x's dtype: small integers overflow and keep their narrow dtype (bool sums become any)."""
 # expect: wrong_answer
+# pitfall: The wrong dtype.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Builds its zero from x[0]: right on every non-empty input, an IndexError on a length-0 one."""
 # expect: runtime_error
+# pitfall: Forgetting the empty array.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """(x + |x|) / 2: right for floats, but true division turns integer inputs into float32."""
 # expect: wrong_answer
+# pitfall: Changing the dtype.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Zeroes the negatives through a boolean mask index: right when called directly, but jit cannot trace a mask index."""
 # expect: runtime_error
+# pitfall: Boolean-mask updates.
 
 
 def relu_jittable(x):

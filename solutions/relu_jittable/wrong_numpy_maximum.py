@@ -1,5 +1,6 @@
 """Uses np.maximum: a NumPy array comes back, and traced values cannot be turned into NumPy at all."""
 # expect: runtime_error
+# pitfall: NumPy functions.
 
 import numpy as np
 

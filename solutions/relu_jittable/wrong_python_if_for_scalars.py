@@ -1,5 +1,6 @@
 """Special-cases 0-d inputs with a Python if: fine when called directly (and under grad), but jit and vmap trace it."""
 # expect: runtime_error
+# pitfall: Deciding in Python.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Splits x, but inside the jitted function gathers it back onto every device before summing."""
 # expect: wrong_answer
+# pitfall: Summing outside `jax.jit`
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Splits x correctly but sums it with a plain jnp.sum, not a jitted function."""
 # expect: wrong_answer
+# pitfall: Summing outside `jax.jit`
 
 import jax
 import jax.numpy as jnp

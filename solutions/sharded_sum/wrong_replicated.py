@@ -1,5 +1,6 @@
 """Uses an empty PartitionSpec: every device holds the whole vector (replicated), none is split."""
 # expect: wrong_answer
+# pitfall: An empty `PartitionSpec()`.
 
 import jax
 import jax.numpy as jnp

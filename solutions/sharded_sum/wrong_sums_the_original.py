@@ -1,5 +1,6 @@
 """Splits a copy of x but then sums the original, unsplit x."""
 # expect: wrong_answer
+# pitfall: Splitting a copy and summing the original.
 
 import jax
 import jax.numpy as jnp

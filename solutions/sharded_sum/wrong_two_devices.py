@@ -1,5 +1,6 @@
 """Builds the mesh from two devices only: each holds a half, and two devices sit idle."""
 # expect: wrong_answer
+# pitfall: A mesh over fewer devices.
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Approximates the gradient by forward differences, one coordinate at a time."""
 # expect: wrong_answer
+# pitfall: Finite differences.
 
 import jax.numpy as jnp
 

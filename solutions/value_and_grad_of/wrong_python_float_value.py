@@ -1,5 +1,6 @@
 """Returns the value as a Python float: the JAX array and its dtype are lost."""
 # expect: wrong_answer
+# pitfall: Returning a Python number.
 
 import jax
 

@@ -1,5 +1,6 @@
 """Returns (gradient, value): the pair in the wrong order."""
 # expect: wrong_answer
+# pitfall: Swapping the pair.
 
 import jax
 
