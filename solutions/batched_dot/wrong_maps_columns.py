@@ -1,5 +1,6 @@
 """Maps over axis 1 instead of the rows: one dot per column, shape (d,) instead of (n,)."""
 # expect: wrong_answer
+# pitfall: Mapping the wrong axis.
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Stacks one jnp.dot per row in a Python loop: jnp.stack of no rows fails for n == 0."""
 # expect: runtime_error
+# pitfall: A Python loop over the rows.
 
 import jax.numpy as jnp
 

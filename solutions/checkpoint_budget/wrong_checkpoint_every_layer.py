@@ -1,6 +1,7 @@
 """jax.checkpoint around the scan's step: each layer is recomputed, but its input is still stored, one
 activation per layer (about 4.5 MB), over the budget: only blocks of layers store fewer."""
 # expect: wrong_answer
+# pitfall: Checkpointing every layer.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """jax.checkpoint around the whole chain: the forward pass stores nothing, but the backward pass recomputes the
 whole chain at once and stores all of its residuals then, so the peak is the plain scan's (about 12.8 MB)."""
 # expect: wrong_answer
+# pitfall: Checkpointing the whole chain.
 
 import jax
 import jax.numpy as jnp

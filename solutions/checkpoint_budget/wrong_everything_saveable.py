@@ -1,6 +1,7 @@
 """Blocks of 8 layers checkpointed with policy=everything_saveable: the policy lets every intermediate be
 saved, so nothing is recomputed and the blocks store all their residuals (about 10.4 MB)."""
 # expect: wrong_answer
+# pitfall: A policy that saves.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 a loop of the backward pass, and XLA:CPU schedules it during the forward pass, so every recomputed residual is
 alive at once (about 13.8 MB)."""
 # expect: wrong_answer
+# pitfall: Chaining checkpointed blocks with a Python loop.
 
 import jax
 import jax.numpy as jnp

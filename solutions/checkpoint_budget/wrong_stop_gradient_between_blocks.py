@@ -1,6 +1,7 @@
 """Cuts the chain with lax.stop_gradient between blocks to save memory: the memory fits, but no gradient reaches
 the weights of any block but the last, so the gradient is wrong."""
 # expect: wrong_answer
+# pitfall: Cutting the gradient to save memory.
 
 import jax
 import jax.numpy as jnp

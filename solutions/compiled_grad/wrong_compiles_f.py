@@ -1,5 +1,6 @@
 """Compiles the batched f itself: the executable returns one value of f per row, not its gradient."""
 # expect: wrong_answer
+# pitfall: Compiling `f` itself.
 
 import jax
 

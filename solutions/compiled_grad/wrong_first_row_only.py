@@ -1,6 +1,7 @@
 """Lowers for a batch of one row (example_batch[:1]): the executable is built for another signature
 and refuses the real batch size."""
 # expect: runtime_error
+# pitfall: Lowering for another signature
 
 import jax
 

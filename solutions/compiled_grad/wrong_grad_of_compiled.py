@@ -1,6 +1,7 @@
 """Compiles f for one row first, then differentiates and batches the executable: a Compiled cannot be
 transformed, so lowering raises TypeError (and an empty batch has no first row to compile for)."""
 # expect: runtime_error
+# pitfall: Transforming the executable.
 
 import jax
 

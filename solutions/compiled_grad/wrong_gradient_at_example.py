@@ -1,6 +1,7 @@
 """Evaluates the per-row gradients at the example batch and returns that array instead of an
 executable for the batch's signature."""
 # expect: wrong_answer
+# pitfall: Evaluating instead of compiling.
 
 import jax
 

@@ -1,6 +1,7 @@
 """Loops over the rows in Python and stacks one gradient per row: unrolled into the program, and
 jnp.stack has nothing to stack for an empty batch."""
 # expect: runtime_error
+# pitfall: A Python loop over the rows
 
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
 """Assumes f keeps its first argument's shape and dtype (true only of elementwise, dtype-preserving functions)."""
 # expect: wrong_answer
+# pitfall: Guessing from the inputs.
 
 import jax
 

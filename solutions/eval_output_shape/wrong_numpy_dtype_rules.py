@@ -3,6 +3,7 @@
 jnp's rules differ: sums of small ints, means of ints, products with Python floats.
 """
 # expect: wrong_answer
+# pitfall: Guessing the dtype.
 
 import jax
 import numpy as np

@@ -2,6 +2,7 @@
 
 It runs out of memory; on a busy machine, reclaiming memory near the limit can outlast the time limit first."""
 # expect: memory_limit_exceeded or time_limit_exceeded
+# pitfall: Building inputs to run `f` on.
 
 import jax
 import jax.numpy as jnp

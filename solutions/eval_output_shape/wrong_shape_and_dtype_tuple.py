@@ -1,5 +1,6 @@
 """Returns a (shape, dtype) tuple instead of a jax.ShapeDtypeStruct."""
 # expect: wrong_answer
+# pitfall: The return type.
 
 import jax
 

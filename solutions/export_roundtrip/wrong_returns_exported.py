@@ -1,5 +1,6 @@
 """Stops before serializing: returns the Exported object, which cannot be stored or shipped."""
 # expect: wrong_answer
+# pitfall: Returning the `Exported` object.
 
 import jax
 

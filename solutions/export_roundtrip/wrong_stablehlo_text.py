@@ -1,5 +1,6 @@
 """Serializes the StableHLO text of the lowering: bytes, but not a serialized Exported."""
 # expect: wrong_answer
+# pitfall: Serializing the wrong thing.
 
 import jax
 

@@ -1,5 +1,6 @@
 """Exports for the TPU only: the artifact refuses to run on the CPU where it is loaded."""
 # expect: wrong_answer
+# pitfall: Ignoring part of the spec, or the platform.
 
 import jax
 

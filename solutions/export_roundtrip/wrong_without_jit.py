@@ -1,5 +1,6 @@
 """Exports f itself: jax.export.export only accepts a function wrapped by jax.jit."""
 # expect: runtime_error
+# pitfall: Exporting an un-jitted function.
 
 import jax
 

@@ -1,5 +1,6 @@
 """Wraps f in jax.jit first: the jaxpr then shows one call equation."""
 # expect: wrong_answer
+# pitfall: Do not wrap `f` in `jax.jit` first.
 
 import jax
 

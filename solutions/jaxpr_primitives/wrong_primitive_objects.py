@@ -1,5 +1,6 @@
 """Returns the Primitive objects instead of their names."""
 # expect: wrong_answer
+# pitfall: Names, not objects.
 
 import jax
 

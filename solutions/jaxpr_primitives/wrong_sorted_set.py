@@ -1,5 +1,6 @@
 """Loses order and repeats by collecting the names in a set."""
 # expect: wrong_answer
+# pitfall: Order and repeats matter.
 
 import jax
 

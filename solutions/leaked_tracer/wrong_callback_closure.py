@@ -2,6 +2,7 @@
 receiving it as an argument: the callback runs on every call, yet what it appends is the tracer it
 closed over, so the history holds leaked tracers and loss_history raises UnexpectedTracerError."""
 # expect: runtime_error
+# pitfall: A callback that closes over the tracer.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 history is right, but every step evaluates the loss operation by operation, each operation
 traced and compiled on its own for a new shape."""
 # expect: wrong_answer
+# pitfall: Computing the loss again outside jit.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Returns a loss as an auxiliary output, but the loss of the updated weights, computed after the
 step: a plausible number, one step ahead of the loss each train_step call is asked to log."""
 # expect: wrong_answer
+# pitfall: Logging the wrong loss.
 
 import jax
 import jax.numpy as jnp

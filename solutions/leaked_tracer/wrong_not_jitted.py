@@ -2,6 +2,7 @@
 but train_step is no longer one compiled program: every operation of the step is dispatched and
 compiled on its own."""
 # expect: wrong_answer
+# pitfall: Dropping `jax.jit`.
 
 import jax
 import jax.numpy as jnp

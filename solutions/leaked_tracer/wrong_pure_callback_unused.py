@@ -2,6 +2,7 @@
 is dropped from the compiled program, so the host function never runs and the history stays
 empty."""
 # expect: wrong_answer
+# pitfall: `jax.pure_callback` for a side effect.
 
 import jax
 import jax.numpy as jnp

@@ -2,6 +2,7 @@
 a function defined again with the same name and body compiles again. JAX looks the key up on
 every compile, so the new definition loads the executable its predecessor wrote."""
 # expect: wrong_answer
+# pitfall: The disk key is the program, not the Python object.
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

@@ -2,6 +2,7 @@
 with another constant (sin(x) * 3 for sin(x) * 2) would load the old executable. The key
 hashes the whole lowered program, constants included."""
 # expect: wrong_answer
+# pitfall: So are the body and the input type.
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

@@ -2,6 +2,7 @@
 a function defined again with the same code would reuse the executable in memory. jit's memory
 belongs to the function object; a new object traces again, and then reads the disk."""
 # expect: wrong_answer
+# pitfall: Memory first, and it belongs to the function object.
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

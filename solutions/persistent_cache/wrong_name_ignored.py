@@ -2,6 +2,7 @@
 name, or in a lambda, would load the executable of the first. The module JAX lowers is named
 jit_ and the function's __name__, and that name is hashed with the rest."""
 # expect: wrong_answer
+# pitfall: The name is part of the program.
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

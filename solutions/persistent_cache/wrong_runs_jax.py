@@ -2,6 +2,7 @@
 what JAX did (a trace noted by the function, JAX's cache-hit event, the files written): the
 right answers, but found by tracing and compiling, not predicted from the script."""
 # expect: wrong_answer
+# pitfall: Running JAX.
 
 import os
 import tempfile

@@ -2,6 +2,7 @@
 neither writes nor reads, so an entry written earlier under threshold 0 is compiled
 again. JAX applies the threshold only when it would write; a later process reads the entry."""
 # expect: wrong_answer
+# pitfall: The threshold filters writes, never reads.
 
 COMPILE_SECONDS = 0.05  # every program of these scripts compiles in well under a second
 

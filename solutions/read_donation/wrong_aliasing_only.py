@@ -1,6 +1,7 @@
 """Counts only tf.aliasing_output: a donated argument that an output can take only by its
 number of elements (another shape or dtype) is marked jax.buffer_donor = true instead."""
 # expect: wrong_answer
+# pitfall: Looking for one attribute only.
 
 import re
 

@@ -1,6 +1,7 @@
 """Matches a tensor type as tensor<...> up to the first '>': a complex argument's type,
 tensor<2xcomplex<f32>>, nests brackets, so its attributes are never seen."""
 # expect: wrong_answer
+# pitfall: Matching a tensor type up to the first `>`.
 
 import re
 

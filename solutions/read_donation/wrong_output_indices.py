@@ -1,6 +1,7 @@
 """Takes the N of tf.aliasing_output = N for the argument's position: N is the index of the
 output whose buffer the argument becomes, not where the argument stands."""
 # expect: wrong_answer
+# pitfall: Reading N as the argument's position.
 
 import re
 

@@ -1,5 +1,6 @@
 """The NumPy way, totals[bins] += weights: JAX arrays are immutable, so the assignment raises a TypeError."""
 # expect: runtime_error
+# pitfall: Assigning into the array.
 
 import jax
 

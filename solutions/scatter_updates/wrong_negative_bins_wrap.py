@@ -1,5 +1,6 @@
 """A plain .at[bins].add: bins past the end are dropped, but a negative bin counts from the end like a Python index."""
 # expect: wrong_answer
+# pitfall: Negative bins wrap around.
 
 import jax
 import jax.numpy as jnp

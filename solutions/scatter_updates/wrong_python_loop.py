@@ -1,5 +1,6 @@
 """One .at[...].add per event in a Python loop: right totals, but the traced program holds one scatter-add per event."""
 # expect: wrong_answer
+# pitfall: One update per event.
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 """Gathers the eight partial sums onto every device with all_gather and adds them locally:
 the right numbers, but an all-gather instead of one all-reduce (over the budget)."""
 # expect: wrong_answer
+# pitfall: Gathering, then adding.
 
 from functools import partial
 

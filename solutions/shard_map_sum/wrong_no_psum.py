@@ -1,6 +1,7 @@
 """Returns the per-device column sums without a psum: check_vma=False silences shard_map's
 complaint, and out_specs=P() then hands back one device's partial sums as if they were the total."""
 # expect: wrong_answer
+# pitfall: Forgetting the `psum`.
 
 from functools import partial
 

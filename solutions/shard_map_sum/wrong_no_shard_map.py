@@ -1,6 +1,7 @@
 """Splits x by rows but sums it with a plain jitted jnp.sum: XLA adds the all-reduce itself,
 with no shard_map and no psum written by hand."""
 # expect: wrong_answer
+# pitfall: Letting `jit` do it.
 
 import jax
 import jax.numpy as jnp

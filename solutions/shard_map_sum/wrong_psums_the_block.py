@@ -1,6 +1,7 @@
 """Psums the whole block and sums its rows afterwards: the right numbers with one all-reduce,
 but it carries k*m numbers per device instead of the m partial sums (over the budget)."""
 # expect: wrong_answer
+# pitfall: A psum of the block.
 
 from functools import partial
 

@@ -1,6 +1,7 @@
 """Adds the partial sums with a psum, then psums the total again divided by the device count to
 make sure it is replicated: the right numbers, but two all-reduces where one would do."""
 # expect: wrong_answer
+# pitfall: Several psums.
 
 from functools import partial
 

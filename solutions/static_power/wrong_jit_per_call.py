@@ -1,5 +1,6 @@
 """Jits a new functools.partial on every call: each one has an empty cache, so every call traces and compiles again."""
 # expect: wrong_answer
+# pitfall: Jitting inside the function.
 
 from functools import partial
 

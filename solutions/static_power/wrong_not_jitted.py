@@ -1,5 +1,6 @@
 """Runs the loop eagerly, op by op: right values, but nothing is traced or compiled as one program per n."""
 # expect: wrong_answer
+# pitfall: Not jitting at all.
 
 import jax.numpy as jnp
 

@@ -1,5 +1,6 @@
 """Jits the loop without marking n static: range() cannot take the traced n."""
 # expect: runtime_error
+# pitfall: `n` not static.
 
 import jax
 import jax.numpy as jnp

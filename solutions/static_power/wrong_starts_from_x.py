@@ -1,5 +1,6 @@
 """Starts from x and multiplies n - 1 times: right for n >= 1, but n = 0 gives x instead of ones."""
 # expect: wrong_answer
+# pitfall: The starting value.
 
 from functools import partial
 
