@@ -290,7 +290,7 @@ def modified(path: str) -> int:
 
 # The answers on disk: at most this many entries (the oldest go first), none over this size:
 # 800 MB at the very worst, about 45 MB at the size answers have (855 bytes on average over
-# the 43 problems; the few larger ones, big arrays, stay in the process's memory).
+# the problem set; the few larger ones, big arrays, stay in the process's memory).
 MAX_STORED_ANSWERS = 50_000
 MAX_STORED_ANSWER_BYTES = 16 << 10
 STORE_VARIABLE = "JAXJUDGE_REFERENCE_CACHE_DIR"

@@ -1,4 +1,5 @@
-"""Compiles once, for the first array it is given, and keeps that executable for every later call: an array of another shape or dtype is refused with a TypeError, since a Compiled object never compiles again."""
+"""Compiles once, for the first array it is given, and keeps that executable for every later call: an array of
+another shape or dtype is refused with a TypeError, since a Compiled object never compiles again."""
 # expect: runtime_error by test_matches_the_reference_across_lengths_and_dtypes
 # pitfall: The executable is bound to one signature.
 

@@ -1,4 +1,6 @@
-"""Routes row by row, as a per-token mixture of experts would: jax.vmap of lax.switch over the mode repeated for every row. A batched index turns the switch into a select over all four experts, so each of them runs on every row, over the flop budget of one expert."""
+"""Routes row by row, as a per-token mixture of experts would: jax.vmap of lax.switch over the mode repeated
+for every row. A batched index turns the switch into a select over all four experts, so each of them runs on
+every row, over the flop budget of one expert."""
 # expect: wrong_answer by test_jit_runs_one_expert
 # pitfall: A batched index under `vmap`.
 

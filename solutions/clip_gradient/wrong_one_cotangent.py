@@ -1,4 +1,5 @@
-"""Keeps limit an ordinary input of the custom_vjp but has the backward pass return a cotangent for x only: JAX wants one per differentiable input, so every gradient raises."""
+"""Keeps limit an ordinary input of the custom_vjp but has the backward pass return a cotangent for x only:
+JAX wants one per differentiable input, so every gradient raises."""
 # expect: runtime_error by test_the_upstream_weights_come_back_clipped
 # pitfall: The backward pass of `limit`.
 

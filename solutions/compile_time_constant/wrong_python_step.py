@@ -1,4 +1,5 @@
-"""Works out the angle step pi / (2N) in Python before the block: the table is right for every N from 1 up, but an axis of length 0 raises ZeroDivisionError where an empty result was asked for.
+"""Works out the angle step pi / (2N) in Python before the block: the table is right for every N from 1 up,
+but an axis of length 0 raises ZeroDivisionError where an empty result was asked for.
 
 The rest is as it should be: the angles are computed in float32 inside jax.ensure_compile_time_eval and the
 table is rounded to x's dtype before the block ends. Only the Python division fails, because 2 * 0 is 0.

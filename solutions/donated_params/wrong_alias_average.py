@@ -1,4 +1,6 @@
-"""Keeps average = params, taking it for a copy, and blames the eager tree.map instead: the average's update is jitted, but the average still names the arrays the first sgd_step deletes, so that update is handed deleted buffers.
+"""Keeps average = params, taking it for a copy, and blames the eager tree.map instead: the average's update
+is jitted, but the average still names the arrays the first sgd_step deletes, so that update is handed deleted
+buffers.
 
 Assigning a dict to a second name copies nothing: both names hold the same arrays, and donating them through
 one name deletes them for the other too.

@@ -1,4 +1,5 @@
-"""Takes a Python scalar argument for a constant baked into the trace: when only its value changes (0.5, then 1.5) it answers "static", but jit keys a Python scalar on its weak type alone, so the second call is a hit."""
+"""Takes a Python scalar argument for a constant baked into the trace: when only its value changes (0.5, then
+1.5) it answers "static", but jit keys a Python scalar on its weak type alone, so the second call is a hit."""
 # expect: wrong_answer by test_new_values_are_a_hit
 # pitfall: Values.
 

@@ -1,4 +1,5 @@
-"""Writes the constraint n >= k as the strict inequality "n > k - 1": JAX's constraint parser knows only >=, <= and ==, so symbolic_shape raises and nothing is exported."""
+"""Writes the constraint n >= k as the strict inequality "n > k - 1": JAX's constraint parser knows only >=,
+<= and ==, so symbolic_shape raises and nothing is exported."""
 # expect: runtime_error by test_bytes_run_for_two_lengths
 # pitfall: Constraint syntax.
 

@@ -1,4 +1,5 @@
-"""Declares the result as int64, the dtype np.unique's indices have: with 64-bit mode off, pure_callback refuses a 64-bit result declaration while tracing, so every call fails."""
+"""Declares the result as int64, the dtype np.unique's indices have: with 64-bit mode off, pure_callback
+refuses a 64-bit result declaration while tracing, so every call fails."""
 # expect: runtime_error by test_ranks_of_a_vector
 # pitfall: 64-bit types.
 

@@ -1,4 +1,5 @@
-"""Finds m by evaluating f and turning the result into a NumPy array: under jax.jit, which the grader applies, f(x) is a tracer, and np.asarray of a tracer raises TracerArrayConversionError before any Jacobian is built."""
+"""Finds m by evaluating f and turning the result into a NumPy array: under jax.jit, which the grader applies,
+f(x) is a tracer, and np.asarray of a tracer raises TracerArrayConversionError before any Jacobian is built."""
 # expect: runtime_error by test_a_small_jacobian
 # pitfall: Finding `m` by running `f`.
 

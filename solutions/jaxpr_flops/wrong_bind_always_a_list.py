@@ -1,4 +1,6 @@
-"""Takes what bind returns for a list of results, as it is for jit, cond and scan: for every other primitive bind returns one array, so pairing it with the equation's outputs iterates over that array (an error for a 0-d result, the first row instead of the whole result otherwise).
+"""Takes what bind returns for a list of results, as it is for jit, cond and scan: for every other primitive
+bind returns one array, so pairing it with the equation's outputs iterates over that array (an error for a 0-d
+result, the first row instead of the whole result otherwise).
 
 The walk and the FLOP rules are those of a right answer; only primitive.multiple_results is never consulted.
 """

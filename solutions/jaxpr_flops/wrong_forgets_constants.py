@@ -1,4 +1,5 @@
-"""Binds only the jaxpr's input variables in the environment and never its constvars: a function that closes over a NumPy constant (or a jitted helper or scan body with one) reads a variable that holds no value.
+"""Binds only the jaxpr's input variables in the environment and never its constvars: a function that closes
+over a NumPy constant (or a jitted helper or scan body with one) reads a variable that holds no value.
 
 Everything else follows the rules: jit equations are opened, cond runs the selected branch, scans count their
 body once per iteration. Only closed.consts, and each inner ClosedJaxpr's consts, are left out.

@@ -1,4 +1,6 @@
-"""Reads f's code instead of its jaxpr: an argument counts as used when the body of f loads it, so z in jnp.zeros_like(z) counts (only its shape is read, while tracing) and so does an argument read only by a discarded intermediate."""
+"""Reads f's code instead of its jaxpr: an argument counts as used when the body of f loads it, so z in
+jnp.zeros_like(z) counts (only its shape is read, while tracing) and so does an argument read only by a
+discarded intermediate."""
 # expect: wrong_answer by test_identity_constants_and_closed_over_arrays
 # pitfall: Reading the source instead of the jaxpr.
 

@@ -1,4 +1,5 @@
-"""Right: a jitted loss built on an einsum with a float32 preferred element type, and the update done in bfloat16 with the learning rate rounded to bfloat16."""
+"""Right: a jitted loss built on an einsum with a float32 preferred element type, and the update done in
+bfloat16 with the learning rate rounded to bfloat16."""
 
 import jax
 import jax.numpy as jnp

@@ -1,4 +1,5 @@
-"""Leaves the matmul, the residuals and the squares in bfloat16 and asks only the sum for float32: the sum is wide, but each prediction was rounded before its residual was formed."""
+"""Leaves the matmul, the residuals and the squares in bfloat16 and asks only the sum for float32: the sum is
+wide, but each prediction was rounded before its residual was formed."""
 # expect: wrong_answer by test_a_target_equal_to_the_rounded_prediction
 # pitfall: Everything in bfloat16.
 

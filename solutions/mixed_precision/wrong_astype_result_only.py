@@ -1,4 +1,5 @@
-"""Computes the loss entirely in bfloat16 and widens only the finished sum to float32: the dtype is right, but the predictions, residuals and squares were all rounded to bfloat16 on the way."""
+"""Computes the loss entirely in bfloat16 and widens only the finished sum to float32: the dtype is right, but
+the predictions, residuals and squares were all rounded to bfloat16 on the way."""
 # expect: wrong_answer by test_a_target_equal_to_the_rounded_prediction
 # pitfall: Widening only the result.
 

@@ -1,4 +1,5 @@
-"""Accumulates the matmul in float32 but stores the prediction back in bfloat16 before the residual: a prediction close to its target loses the very difference the loss measures."""
+"""Accumulates the matmul in float32 but stores the prediction back in bfloat16 before the residual: a
+prediction close to its target loses the very difference the loss measures."""
 # expect: wrong_answer by test_a_target_equal_to_the_rounded_prediction
 # pitfall: Rounding the prediction back to the storage dtype.
 

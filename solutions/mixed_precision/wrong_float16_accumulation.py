@@ -1,4 +1,5 @@
-"""Uses float16 as the wide type for the matmul and the sum: it has more significant bits than bfloat16, but its largest finite value is 65504, so large predictions and long sums overflow to infinity."""
+"""Uses float16 as the wide type for the matmul and the sum: it has more significant bits than bfloat16, but
+its largest finite value is 65504, so large predictions and long sums overflow to infinity."""
 # expect: wrong_answer by test_values_beyond_float16
 # pitfall: float16 as the wide type.
 

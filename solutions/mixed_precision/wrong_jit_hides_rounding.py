@@ -1,4 +1,6 @@
-"""Jits the all-bfloat16 loss, whose numbers came out right when tried under jit: XLA:CPU fused the matmul, subtraction, square and sum into one kernel that skipped the roundings, but the program still asks for them, and run as written, or at other shapes, it rounds."""
+"""Jits the all-bfloat16 loss, whose numbers came out right when tried under jit: XLA:CPU fused the matmul,
+subtraction, square and sum into one kernel that skipped the roundings, but the program still asks for them,
+and run as written, or at other shapes, it rounds."""
 # expect: wrong_answer by test_the_jaxprs_keep_the_arithmetic_in_float32
 # pitfall: Trusting the numbers under jit.
 

@@ -1,4 +1,5 @@
-"""Computes everything in float32 but returns the loss in the storage dtype, bfloat16: the contract keeps only the weights in bfloat16, and a rounded loss hides small changes between steps."""
+"""Computes everything in float32 but returns the loss in the storage dtype, bfloat16: the contract keeps only
+the weights in bfloat16, and a rounded loss hides small changes between steps."""
 # expect: wrong_answer by test_one_step_keeps_every_dtype
 # pitfall: The loss in the storage dtype.
 

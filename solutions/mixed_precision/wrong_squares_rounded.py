@@ -1,4 +1,5 @@
-"""Keeps the residuals in float32 but stores the squared errors in bfloat16 before summing them in float32: each term loses its low bits, and over many terms of one size the losses add up."""
+"""Keeps the residuals in float32 but stores the squared errors in bfloat16 before summing them in float32:
+each term loses its low bits, and over many terms of one size the losses add up."""
 # expect: wrong_answer by test_many_equal_squared_errors
 # pitfall: Rounding before the reduction.
 

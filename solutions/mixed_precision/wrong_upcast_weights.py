@@ -1,4 +1,5 @@
-"""Widens the weights and the data to float32 before the matmul: the numbers are right, but the program makes float32 copies of both and multiplies those, which is what bfloat16 storage was meant to avoid."""
+"""Widens the weights and the data to float32 before the matmul: the numbers are right, but the program makes
+float32 copies of both and multiplies those, which is what bfloat16 storage was meant to avoid."""
 # expect: wrong_answer by test_the_jaxprs_keep_the_arithmetic_in_float32
 # pitfall: Widening the weights before the matmul.
 

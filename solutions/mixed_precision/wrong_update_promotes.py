@@ -1,4 +1,5 @@
-"""Gets the loss right but updates the weights with the float32 learning rate as it is: bfloat16 times a float32 array promotes, so the new weights come back in float32."""
+"""Gets the loss right but updates the weights with the float32 learning rate as it is: bfloat16 times a
+float32 array promotes, so the new weights come back in float32."""
 # expect: wrong_answer by test_one_step_keeps_every_dtype
 # pitfall: A float32 learning rate in the update.
 

@@ -1,4 +1,5 @@
-"""The double where with its constants written as jnp.float32 scalars: those are strongly typed float32 arrays, so a float16 or bfloat16 row is promoted and its norm and gradient come back as float32."""
+"""The double where with its constants written as jnp.float32 scalars: those are strongly typed float32
+arrays, so a float16 or bfloat16 row is promoted and its norm and gradient come back as float32."""
 # expect: wrong_answer by test_called_directly_in_every_dtype
 # pitfall: Changing the dtype.
 

@@ -1,4 +1,5 @@
-"""Predicts the right dtype but marks a weakly typed result the way jax.typeof prints it, "~float32" for int8[3] + 1.5 or for 1 + 2.5: the answer must be the dtype's name alone, as str(result.dtype) gives it."""
+"""Predicts the right dtype but marks a weakly typed result the way jax.typeof prints it, "~float32" for
+int8[3] + 1.5 or for 1 + 2.5: the answer must be the dtype's name alone, as str(result.dtype) gives it."""
 # expect: wrong_answer by test_a_python_float_keeps_float16_but_makes_ints_float32
 # pitfall: Naming a weak result specially.
 

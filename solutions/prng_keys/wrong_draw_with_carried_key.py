@@ -1,7 +1,8 @@
-"""Draws each step's noise with the first half of the split, the same key it carries on to the next step: the key returned at the end already drew the last step's noise.
+"""Draws each step's noise with the first half of the split, the same key it carries on to the next step: the
+key returned at the end already drew the last step's noise.
 
-The steps' noises differ from one another, but the caller who draws with the returned key gets
-the noise of the last step once more.
+The steps' noises differ from one another, but the caller who draws with the returned key gets the noise of
+the last step once more.
 """
 # expect: wrong_answer
 # pitfall: Drawing with the key you pass on

@@ -1,4 +1,5 @@
-"""Folds a Python counter of calls into the key, so that repeated calls do not repeat their noise: the result then depends on how often simulate ran before, and the same key no longer gives the same numbers.
+"""Folds a Python counter of calls into the key, so that repeated calls do not repeat their noise: the result
+then depends on how often simulate ran before, and the same key no longer gives the same numbers.
 
 The step keys are derived right (fold_in of the step index); the counter is the mistake.
 """

@@ -1,7 +1,7 @@
-"""Derives each step's key by folding in a number computed from the current state (the bits of its sum): the noise then depends on x0, not on the key and the step alone.
+"""Derives each step's key by folding in a number computed from the current state (the bits of its sum): the
+noise then depends on x0, not on the key and the step alone.
 
-Each step gets a different key, but two runs from different starting points with one key draw
-different noise.
+Each step gets a different key, but two runs from different starting points with one key draw different noise.
 """
 # expect: wrong_answer
 

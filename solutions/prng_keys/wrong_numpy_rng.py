@@ -1,7 +1,8 @@
-"""Draws the noise with NumPy's random generator inside the jitted function: it runs once, while jax traces, and its numbers become constants of the compiled program, whatever key is passed.
+"""Draws the noise with NumPy's random generator inside the jitted function: it runs once, while jax traces,
+and its numbers become constants of the compiled program, whatever key is passed.
 
-The Python loop unrolls, so each step gets its own constant and the steps differ, but two calls
-with different keys add exactly the same noise.
+The Python loop unrolls, so each step gets its own constant and the steps differ, but two calls with different
+keys add exactly the same noise.
 """
 # expect: wrong_answer
 # pitfall: NumPy's or Python's random generator inside `jax.jit`

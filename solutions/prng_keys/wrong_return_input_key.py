@@ -1,4 +1,5 @@
-"""Threads the split keys through the scan correctly but returns the key the caller passed in: the caller who goes on with it draws this run's noise all over again.
+"""Threads the split keys through the scan correctly but returns the key the caller passed in: the caller who
+goes on with it draws this run's noise all over again.
 
 Every step's noise is fresh and a function of the key; only the key handed back is used up.
 """

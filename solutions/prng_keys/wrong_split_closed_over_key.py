@@ -1,7 +1,8 @@
-"""Splits the caller's key again inside the scan body at every step: the body closes over that one key, so every step splits it into the same two keys and draws the same noise.
+"""Splits the caller's key again inside the scan body at every step: the body closes over that one key, so
+every step splits it into the same two keys and draws the same noise.
 
-`key, sub = jax.random.split(key)` reads like advancing a stream, but the body is traced once and
-the key it splits is the same value at every step.
+`key, sub = jax.random.split(key)` reads like advancing a stream, but the body is traced once and the key it
+splits is the same value at every step.
 """
 # expect: wrong_answer
 # pitfall: Splitting the same key again at every step

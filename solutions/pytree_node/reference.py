@@ -44,10 +44,10 @@ class Block:
 
     @classmethod
     def tree_unflatten(cls, config, leaves):
-        block = object.__new__(cls)  # no __init__: the leaves may be tracers or any values
-        block.weight, block.bias, block.gain = leaves
-        block.activation, block.depth = config
-        return block
+        rebuilt = object.__new__(cls)  # no __init__: the leaves may be tracers or any values
+        rebuilt.weight, rebuilt.bias, rebuilt.gain = leaves
+        rebuilt.activation, rebuilt.depth = config
+        return rebuilt
 
 
 def make_block(weight, bias, gain, activation, depth):

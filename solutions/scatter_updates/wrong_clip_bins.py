@@ -1,4 +1,5 @@
-"""Clips the bins into [0, num_bins - 1] with jnp.clip, so the weights of out-of-range events pile up in the first and last bins."""
+"""Clips the bins into [0, num_bins - 1] with jnp.clip, so the weights of out-of-range events pile up in the
+first and last bins."""
 # expect: wrong_answer
 # pitfall: Clipping bins into range.
 

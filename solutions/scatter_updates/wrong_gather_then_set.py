@@ -1,4 +1,5 @@
-"""Reads each bin's total, adds the weight and writes it back with .set: a bin that repeats keeps only one of its writes."""
+"""Reads each bin's total, adds the weight and writes it back with .set: a bin that repeats keeps only one of
+its writes."""
 # expect: wrong_answer
 # pitfall: `.set` where bins repeat.
 

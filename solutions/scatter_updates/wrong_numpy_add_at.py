@@ -1,4 +1,5 @@
-"""Falls back to NumPy's np.add.at on a copy of the totals: under jax.jit the traced arrays cannot become NumPy arrays."""
+"""Falls back to NumPy's np.add.at on a copy of the totals: under jax.jit the traced arrays cannot become
+NumPy arrays."""
 # expect: runtime_error
 
 import jax

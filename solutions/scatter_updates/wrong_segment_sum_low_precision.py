@@ -1,4 +1,5 @@
-"""jax.ops.segment_sum of the weights as given: each bin is summed in bfloat16 or float16, and only the rounded sum reaches float32."""
+"""jax.ops.segment_sum of the weights as given: each bin is summed in bfloat16 or float16, and only the
+rounded sum reaches float32."""
 # expect: wrong_answer
 # pitfall: Summing in the weights' dtype.
 

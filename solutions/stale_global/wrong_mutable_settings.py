@@ -1,4 +1,6 @@
-"""Blames the rebinding of the global and keeps the temperature in a mutable dict instead, which the jitted body still reads: the dict entry is read only while jit traces, so shapes seen before keep the temperature of their first call.
+"""Blames the rebinding of the global and keeps the temperature in a mutable dict instead, which the jitted
+body still reads: the dict entry is read only while jit traces, so shapes seen before keep the temperature of
+their first call.
 
 Mutating a container rather than rebinding a name changes nothing for jit: whatever the body reads that is not
 an argument becomes a constant of the trace.

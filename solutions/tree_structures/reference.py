@@ -1,6 +1,15 @@
-"""Reference solution: walk the first tree, pair each of its leaves with what the second tree holds there, and refuse any node the second tree does not copy.
+"""Reference solution: walk the first tree, pair each of its leaves with what the second tree holds there, and
+refuse any node the second tree does not copy.
 
-jax.tree.map takes its structure from the first tree and asks of each later tree only that the first be a prefix of it, so the walk follows the first tree and, at each of its leaves, hands over whatever the second tree has in that place: another leaf, a whole subtree or None. At every node of the first tree the second must have a node of exactly the same type (a list is not a tuple, and a namedtuple is neither) with the same length or the same set of keys; None counts as a node with no children, so it owns no leaf and accepts only None opposite it. Dicts are flattened by sorted key, which pairs their values by key and also rebuilds the result's dicts with their keys in sorted order, whatever order either input was written in. A mismatch raises ValueError, as jax.tree.map does, and is answered with "error"; otherwise the answer is repr of the rebuilt tree, computed without calling JAX.
+jax.tree.map takes its structure from the first tree and asks of each later tree only that the first be a
+prefix of it, so the walk follows the first tree and, at each of its leaves, hands over whatever the second
+tree has in that place: another leaf, a whole subtree or None. At every node of the first tree the second must
+have a node of exactly the same type (a list is not a tuple, and a namedtuple is neither) with the same length
+or the same set of keys; None counts as a node with no children, so it owns no leaf and accepts only None
+opposite it. Dicts are flattened by sorted key, which pairs their values by key and also rebuilds the result's
+dicts with their keys in sorted order, whatever order either input was written in. A mismatch raises
+ValueError, as jax.tree.map does, and is answered with "error"; otherwise the answer is repr of the rebuilt
+tree, computed without calling JAX.
 """
 
 import ast

@@ -1,5 +1,6 @@
-"""Opens every node of both trees into its kind, its keys or length and its children in JAX's order (None a node with no children, dicts by sorted key), compares the first two, and closes the first tree's nodes again around the pairs.
-"""
+"""Opens every node of both trees into its kind, its keys or length and its children in JAX's order (None a
+node with no children, dicts by sorted key), compares the first two, and closes the first tree's nodes again
+around the pairs."""
 
 import ast
 import collections

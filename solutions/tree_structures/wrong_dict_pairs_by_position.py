@@ -1,5 +1,5 @@
-"""Checks that the two dicts have the same keys, then pairs their values in the order each was written, as if the dicts were lists: {'b': 1, 'a': 2} with {'a': 3, 'b': 4} pairs 1 with 3 instead of 1 with 4.
-"""
+"""Checks that the two dicts have the same keys, then pairs their values in the order each was written, as if
+the dicts were lists: {'b': 1, 'a': 2} with {'a': 3, 'b': 4} pairs 1 with 3 instead of 1 with 4."""
 # expect: wrong_answer
 # pitfall: Following the dict's written order
 

@@ -1,5 +1,5 @@
-"""Pairs dict values by key but builds the result dict in the first dict's written order, so {'b': 1, 'a': 2} with {'a': 3, 'b': 4} prints {'b': (1, 4), 'a': (2, 3)}; JAX rebuilds it with sorted keys.
-"""
+"""Pairs dict values by key but builds the result dict in the first dict's written order, so {'b': 1, 'a': 2}
+with {'a': 3, 'b': 4} prints {'b': (1, 4), 'a': (2, 3)}; JAX rebuilds it with sorted keys."""
 # expect: wrong_answer by test_dict_keys_in_sorted_order
 # pitfall: Following the dict's written order
 

@@ -1,5 +1,5 @@
-"""Lets the prefix rule work both ways: where the second tree has a leaf and the first a subtree, it pairs the subtree with that leaf, so (1, (2, 3)) with (10, 20) gives ((1, 10), ((2, 3), 20)); JAX raises.
-"""
+"""Lets the prefix rule work both ways: where the second tree has a leaf and the first a subtree, it pairs the
+subtree with that leaf, so (1, (2, 3)) with (10, 20) gives ((1, 10), ((2, 3), 20)); JAX raises."""
 # expect: wrong_answer by test_first_tree_is_the_prefix
 # pitfall: Letting either tree be the prefix
 

@@ -1,5 +1,5 @@
-"""Requires the second tree to have exactly the first one's structure, so a subtree or None opposite a leaf of the first tree raises: 1 with (2, 3) answers error, while JAX calls f(1, (2, 3)).
-"""
+"""Requires the second tree to have exactly the first one's structure, so a subtree or None opposite a leaf of
+the first tree raises: 1 with (2, 3) answers error, while JAX calls f(1, (2, 3))."""
 # expect: wrong_answer by test_first_tree_is_the_prefix
 # pitfall: Requiring identical structures
 

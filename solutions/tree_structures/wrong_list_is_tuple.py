@@ -1,5 +1,5 @@
-"""Takes a list and a tuple of the same length for the same node, since they hold the same leaves: (1, 2) with [3, 4] gives ((1, 3), (2, 4)), but JAX raises on the different node types.
-"""
+"""Takes a list and a tuple of the same length for the same node, since they hold the same leaves: (1, 2) with
+[3, 4] gives ((1, 3), (2, 4)), but JAX raises on the different node types."""
 # expect: wrong_answer by test_lists_tuples_and_namedtuples
 # pitfall: Taking a list for a tuple
 

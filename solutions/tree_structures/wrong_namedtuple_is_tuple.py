@@ -1,5 +1,5 @@
-"""Takes a namedtuple for the plain tuple it subclasses: Pair(1, 2) with (3, 4) gives Pair(first=(1, 3), second=(2, 4)), but JAX registers each namedtuple class as a node of its own and raises.
-"""
+"""Takes a namedtuple for the plain tuple it subclasses: Pair(1, 2) with (3, 4) gives Pair(first=(1, 3),
+second=(2, 4)), but JAX registers each namedtuple class as a node of its own and raises."""
 # expect: wrong_answer by test_lists_tuples_and_namedtuples
 # pitfall: Taking a namedtuple for a tuple
 

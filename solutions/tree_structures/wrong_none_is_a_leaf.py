@@ -1,5 +1,5 @@
-"""Treats None as a leaf: f is called on it, so (1, None) with (2, 3) gives ((1, 2), (None, 3)) instead of raising, and None with None gives (None, None) where JAX returns None.
-"""
+"""Treats None as a leaf: f is called on it, so (1, None) with (2, 3) gives ((1, 2), (None, 3)) instead of
+raising, and None with None gives (None, None) where JAX returns None."""
 # expect: wrong_answer by test_none_is_an_empty_subtree
 # pitfall: Treating `None` as a leaf
 

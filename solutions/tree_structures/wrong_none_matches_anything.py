@@ -1,5 +1,5 @@
-"""Lets None in the first tree stand opposite anything, since it has no leaves to pair: (1, None) with (2, 3) gives ((1, 2), None), but JAX raises because None is a node that only matches None.
-"""
+"""Lets None in the first tree stand opposite anything, since it has no leaves to pair: (1, None) with (2, 3)
+gives ((1, 2), None), but JAX raises because None is a node that only matches None."""
 # expect: wrong_answer by test_none_is_an_empty_subtree
 # pitfall: Letting `None` stand for anything
 

@@ -1,5 +1,5 @@
-"""Flattens both trees in JAX's order, zips their leaves when the counts agree and rebuilds the first tree's shape with the pairs: node types, keys and positions are never compared, so (1, 2) with [3, 4] passes.
-"""
+"""Flattens both trees in JAX's order, zips their leaves when the counts agree and rebuilds the first tree's
+shape with the pairs: node types, keys and positions are never compared, so (1, 2) with [3, 4] passes."""
 # expect: wrong_answer by test_lists_tuples_and_namedtuples
 # pitfall: Matching leaves by count
 

@@ -9,5 +9,7 @@ import jax.numpy as jnp
 
 def ensemble_apply(model, params, x):
     over_examples = jax.vmap(model, in_axes=(None, 1))
-    outputs = jax.lax.map(lambda member: over_examples({"member": member, "shared": params["shared"]}, x), params["member"])
+    outputs = jax.lax.map(
+        lambda member: over_examples({"member": member, "shared": params["shared"]}, x), params["member"]
+    )
     return jnp.swapaxes(outputs, 0, 1)

@@ -12,8 +12,11 @@ from grader.verdicts import Verdict
 
 
 def copied_solutions(tmp_path, slug):
-    """The problem with a copy of its solutions folder, to change freely."""
+    """The problem with a copy of its solutions folder, to change freely, its wrong solutions'
+    ``# pitfall:`` lines taken out."""
     shutil.copytree(solutions_dir() / slug, tmp_path / slug)
+    for path in (tmp_path / slug).glob("wrong_*.py"):
+        path.write_text("".join(line for line in path.read_text().splitlines(True) if "# pitfall:" not in line))
     return dataclasses.replace(load_problem(slug), solutions_root=tmp_path)
 
 
