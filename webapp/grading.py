@@ -22,6 +22,7 @@ from grader.problem import (
     Problem,
     ProblemError,
     all_problems,
+    installed_problem,
     load_problem,
     problems_dir,
     solutions_dir,
@@ -55,6 +56,7 @@ __all__ = [
     "close_pools",
     "hidden_failures",
     "hidden_properties",
+    "level_for_staff",
     "one_line",
     "read_submission",
     "report_without_verdict",
@@ -82,6 +84,17 @@ class InstallResult:
 
 def installed_problems() -> list[Problem]:
     return all_problems()
+
+
+def level_for_staff(slug: str, *, attempts: int, solved: int) -> str:
+    """The problem's level as its rubric gives it (``grader.levels``), with its evidence and this
+    class's solve rate once enough students have tried it; "" where it has no rubric or is no
+    longer installed."""
+    try:
+        rubric = installed_problem(slug).rubric(attempts=attempts, solved=solved)
+    except ProblemError:
+        return ""
+    return rubric.explained() if rubric is not None else ""
 
 
 def install_problem(

@@ -37,7 +37,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from webapp.accounts.clock import duration
 from webapp.courses.models import Assignment, AssignmentProblem, Course, Membership
-from webapp.grading import Verdict, hidden_properties, spreadsheet_row
+from webapp.grading import Verdict, hidden_properties, level_for_staff, spreadsheet_row
 from webapp.submissions.models import Submission
 
 if TYPE_CHECKING:
@@ -81,6 +81,12 @@ class ProblemStatistics:
     @property
     def median_time_text(self) -> str:
         return "" if self.median_time_to_accept is None else duration(self.median_time_to_accept)
+
+    @property
+    def level(self) -> str:
+        """The rubric's level and its evidence, this class's solve rate among it: a problem most of
+        the class solves (or few do) reads a level easier (or harder) than its label."""
+        return level_for_staff(self.item.problem.slug, attempts=self.tried, solved=self.solved)
 
     @property
     def most_failed(self) -> PropertyStatistics | None:

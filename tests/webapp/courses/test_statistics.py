@@ -168,6 +168,21 @@ def test_the_page_names_the_property_most_of_the_class_failed_first(client, assi
         assert 'href="/courses/jax-101/gradebook/statistics/"' in client.get(path).content.decode()
 
 
+def test_the_page_gives_the_rubric_s_level_beside_the_label(client, assignment, week, ta):
+    page = signed_in(ta, client).get("/courses/jax-101/gradebook/statistics/").content.decode()
+    level = page.split('data-testid="level">')[1].split("</p>")[0]
+    # Eight students tried it: too few for their solve rate to move the level.
+    assert level.startswith("Labelled easy; by the rubric and this class: easy: answer of 2 new lines (0)")
+    assert level.endswith("solve rate not yet known.")
+
+
+def test_a_class_s_solve_rate_moves_the_level_once_enough_students_tried():
+    assert grading.level_for_staff(SLUG, attempts=30, solved=6).startswith("medium: answer of 2 new lines")
+    assert grading.level_for_staff(SLUG, attempts=30, solved=6).endswith("solved by 20% of 30")
+    assert grading.level_for_staff(SLUG, attempts=30, solved=29).startswith("easy:")  # never below easy
+    assert grading.level_for_staff("no_such_problem", attempts=30, solved=6) == ""
+
+
 def test_the_csv_has_the_same_numbers_and_runs_no_formula(client, assignment, week, owner):
     response = signed_in(owner, client).get("/courses/jax-101/gradebook/statistics/?assignment=week-1&format=csv")
     assert response["Content-Type"].startswith("text/csv")
