@@ -168,9 +168,10 @@ class Problem:
         known = []
         for path in self.wrong_solutions():
             mistake = next(iter(_paragraphs(_docstring(path))), "")
-            pitfall = PITFALL_LINE.search(path.read_text())
-            shows = pitfall.group(1) if pitfall else ""
-            known.append(KnownWrong(path.stem, mistake, expected_verdicts(path), shows, rejecting_test(path)))
+            source = path.read_text()
+            verdicts, rejected_by = _expectation(source)
+            pitfall = PITFALL_LINE.search(source)
+            known.append(KnownWrong(path.stem, mistake, verdicts, pitfall.group(1) if pitfall else "", rejected_by))
         return known
 
     def pitfalls(self) -> list[str]:
@@ -278,14 +279,20 @@ class Problem:
 def expected_verdicts(path: Path) -> frozenset[Verdict]:
     """The verdicts a wrong solution's ``# expect:`` line allows; empty: any rejection. A name
     that is no verdict raises ``ValueError``."""
-    match = EXPECT_LINE.search(path.read_text())
-    return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))) if match else frozenset()
+    return _expectation(path.read_text())[0]
 
 
 def rejecting_test(path: Path) -> str:
     """The test a wrong solution's ``# expect: VERDICT by test_name`` line names; empty: any."""
-    match = EXPECT_LINE.search(path.read_text())
-    return match.group(2) or "" if match else ""
+    return _expectation(path.read_text())[1]
+
+
+def _expectation(source: str) -> tuple[frozenset[Verdict], str]:
+    """A wrong solution's ``# expect:`` line: the verdicts it allows and the test it names."""
+    match = EXPECT_LINE.search(source)
+    if match is None:
+        return frozenset(), ""
+    return frozenset(Verdict(name) for name in re.split(r"\s+or\s+", match.group(1))), match.group(2) or ""
 
 
 def pitfall_key(title: str) -> str:

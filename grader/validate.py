@@ -45,6 +45,7 @@ from grader.problem import (
     load_problem,
     pitfall_key,
     printed_text,
+    rejecting_test,
     without_docstring,
 )
 from grader.report import Report, TestResult
@@ -162,9 +163,8 @@ def _validate(problem: Problem, pool: SandboxPool) -> list[Check]:
     wrong_solutions = problem.wrong_solutions()
     if not wrong_solutions:
         checks.append(Check(problem.slug, "wrong solutions", Verdict.INTERNAL_ERROR, False, "none found", starter))
-    named_tests = {wrong.name: wrong.rejected_by for wrong in problem.known_wrong()}
     for number, path in enumerate(wrong_solutions):
-        wanted, by = expected_verdicts(path), named_tests.get(path.stem, "")
+        wanted, by = expected_verdicts(path), rejecting_test(path)
         # The first wrong solution runs every hidden test against the reference: what the
         # harness sent the sandbox then is checked below. The others stop at the first test
         # that fails as expected (the test its expect line names, where it names one): that
